@@ -1,0 +1,181 @@
+extension Container {
+    /// Registers `factory` to build `type`; registering the same type again replaces the earlier
+    /// registration (see ``duplicatePolicy``). Nothing is built until `type` is resolved.
+    ///
+    /// - Parameters:
+    ///   - scope: how long built instances live; ``Scope/transient`` (a new one per resolution) by default.
+    ///   - factory: builds the instance. It may resolve other types and register; if it throws,
+    ///     the resolution fails with ``DIError/factoryFailed(_:name:underlying:)``.
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type,
+        scope: Scope = .transient,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () throws -> T
+    ) -> RegistrationHandle {
+        store(key: RegistryKey(type), scope: scope, dependencies: [],
+              site: SourceLocation(fileID: file, line: line), factory: factory)
+    }
+
+    /// Registers `factory` to build `type` under `name`, alongside any unnamed registration.
+    @discardableResult
+    public func register<T>(
+        _ name: String,
+        _ type: T.Type,
+        scope: Scope = .transient,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () throws -> T
+    ) -> RegistrationHandle {
+        store(key: RegistryKey(type, name: name), scope: scope, dependencies: [],
+              site: SourceLocation(fileID: file, line: line), factory: factory)
+    }
+
+    /// Registers an existing instance: every resolution of `type` returns it.
+    @discardableResult
+    public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
+        let box = UncheckedBox(instance)
+        return store(key: RegistryKey(type), scope: .singleton, dependencies: [],
+                     site: SourceLocation(fileID: file, line: line), factory: { box.value }, preset: instance)
+    }
+
+    /// Registers an existing instance under `name`.
+    @discardableResult
+    public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
+        let box = UncheckedBox(instance)
+        return store(key: RegistryKey(type, name: name), scope: .singleton, dependencies: [],
+                     site: SourceLocation(fileID: file, line: line), factory: { box.value }, preset: instance)
+    }
+
+    /// Registers what `module` describes.
+    public func register(_ module: Module) {
+        module.register(into: self)
+    }
+
+    /// Registers what `module` describes (the form `await container.register(module)` calls).
+    public func register(_ module: Module) async {
+        module.register(into: self)
+    }
+
+    /// Removes the registration of `type` (under `name`), releasing any instance it cached.
+    /// Returns whether there was one.
+    @discardableResult
+    public func unregister<T>(_ type: T.Type, name: String? = nil) -> Bool {
+        remove(key: RegistryKey(type, name: name), onlyIf: nil)
+    }
+
+    // MARK: Storage
+
+    func store<T>(
+        key: RegistryKey,
+        scope: Scope,
+        dependencies: [Any.Type],
+        site: SourceLocation,
+        factory: @escaping @Sendable () throws -> T,
+        preset: T? = nil
+    ) -> RegistrationHandle {
+        let policy = duplicatePolicy
+        var replaced: RegistrationRecord?
+        var rejectedBy: RegistrationRecord?
+        let record: TypedRecord<T> = registry.withSlotForWriting(id: key.id, type: T.self) { slot, sequence in
+            let record = TypedRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies,
+                                     sequence: sequence, factory: factory, preset: preset)
+            slot.lock.withLock {
+                if policy == .reject, let existing = slot.record(named: key.name) {
+                    rejectedBy = existing
+                } else {
+                    replaced = slot.setRecord(record, named: key.name)
+                }
+            }
+            return record
+        }
+        // Earlier records (and the instances they cached) are released here, outside every lock:
+        // a deinit may resolve or register.
+        if let existing = rejectedBy {
+            report(.duplicateRegistration(T.self, name: key.name, first: existing.site, second: site))
+            return RegistrationHandle(container: self, key: key, record: existing)
+        }
+        if let replaced {
+            DiagnosticsCenter.shared.logWarning(
+                "\(record.displayName) registered at \(site) replaces the registration at \(replaced.site)")
+        } else {
+            DiagnosticsCenter.shared.logInfo("Registered \(record.displayName) (\(scope)) at \(site)")
+        }
+        return RegistrationHandle(container: self, key: key, record: record)
+    }
+
+    func remove(key: RegistryKey, onlyIf expected: ObjectIdentifier?) -> Bool {
+        guard let slot = registry.slot(for: key.id) else { return false }
+        let removed: RegistrationRecord? = slot.lock.withLock {
+            guard let current = slot.record(named: key.name) else { return nil }
+            if let expected, ObjectIdentifier(current) != expected { return nil }
+            return slot.setRecord(nil, named: key.name)
+        }
+        return removed != nil
+    }
+
+    /// Every current registration (here, not in parents), in registration order.
+    public var registrations: [RegistrationInfo] {
+        registry.allRecords().map { RegistrationInfo(record: $0.record) }
+    }
+}
+
+/// A description of one registration.
+public struct RegistrationInfo: Sendable, CustomStringConvertible {
+    /// The registered type.
+    public let type: Any.Type
+    /// The name it was registered under, if any.
+    public let name: String?
+    /// Its lifetime.
+    public let scope: Scope
+    /// Where it was registered.
+    public let site: SourceLocation
+    /// The types its module declared it depends on.
+    public let declaredDependencies: [Any.Type]
+
+    init(record: RegistrationRecord) {
+        type = record.type
+        name = record.name
+        scope = record.scope
+        site = record.site
+        declaredDependencies = record.declaredDependencies
+    }
+
+    /// The type (and name) as messages spell it.
+    public var displayName: String { ResolutionFrame.displayName(type, name) }
+
+    public var description: String { "\(displayName) (\(scope)) at \(site)" }
+}
+
+/// Returned by `register`: identifies the registration and can remove it.
+public struct RegistrationHandle: Sendable {
+    private let container: Container
+    let key: RegistryKey
+    private let recordID: ObjectIdentifier
+    private let record: RegistrationRecord
+
+    init(container: Container, key: RegistryKey, record: RegistrationRecord) {
+        self.container = container
+        self.key = key
+        self.record = record
+        self.recordID = ObjectIdentifier(record)
+    }
+
+    /// Where the registration was made.
+    public var site: SourceLocation { record.site }
+
+    /// Removes this registration if it is still the current one for its type and name (a later
+    /// registration that replaced it is left alone). Returns whether it removed anything.
+    @discardableResult
+    public func unregister() -> Bool { container.remove(key: key, onlyIf: recordID) }
+}
+
+/// Carries a value the caller handed over for sharing (an instance to register) into a
+/// `@Sendable` closure. The caller decides the value may be shared, as with any registered
+/// instance.
+@usableFromInline
+struct UncheckedBox<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+    @usableFromInline init(_ value: Value) { self.value = value }
+}

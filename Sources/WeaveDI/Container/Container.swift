@@ -1,0 +1,132 @@
+import Atomics
+import Foundation
+
+/// A dependency container: registrations in, instances out.
+///
+/// `Container` is thread-safe: register and resolve from any thread or task, including from inside
+/// a factory while it runs. Resolution is lazy (a factory runs when its type is resolved, never
+/// when registered), singletons are built exactly once, cycles are reported with their path, and
+/// a child container falls back to its parent.
+///
+/// ```swift
+/// await WeaveDI.Container.bootstrap { container in
+///     container.register(DatabaseService.self, scope: .singleton) { CoreDataService() }
+///     container.register(UserRepository.self) { UserRepositoryImpl() }
+/// }
+/// let repository = WeaveDI.Container.shared.resolve(UserRepository.self)
+/// ```
+public final class Container: @unchecked Sendable {
+    @usableFromInline let registry = Registry()
+    /// The container this one falls back to for types it has no registration for.
+    public let parent: Container?
+    /// The root of the parent chain; it owns auto-registration.
+    @usableFromInline let root: Container?
+    /// 0: `AutoRegistering` not run yet; 1: running; 2: done (or not adopted).
+    @usableFromInline let autoRegistrationState: ManagedAtomic<Int> = .init(0)
+    private let autoRegistrationRunner = Locked<ObjectIdentifier?>(nil)
+    let scopes = ScopeStorage()
+    let graph = DependencyGraphRecorder()
+    let statisticsStore = StatisticsStore()
+
+    /// What to do when a type is registered again under the same name.
+    public var duplicatePolicy: DuplicatePolicy {
+        get { settings.withLock { $0.duplicatePolicy } }
+        set { settings.withLock { $0.duplicatePolicy = newValue } }
+    }
+
+    struct Settings {
+        var duplicatePolicy: DuplicatePolicy = .replace
+    }
+
+    let settings = Locked(Settings())
+
+    /// Creates an empty container. With a `parent`, types this container does not register are
+    /// resolved by the parent; the parent never sees this container's registrations.
+    public init(parent: Container? = nil) {
+        self.parent = parent
+        self.root = parent.map { $0.root ?? $0 }
+    }
+
+    @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
+
+    // MARK: Shared container
+
+    /// The process-wide container.
+    @usableFromInline static let processWide = Container()
+
+    /// Number of live `withShared` bindings; while zero, `shared` skips the task-local lookup.
+    @usableFromInline static let bindingCount = ManagedAtomic<Int>(0)
+
+    @TaskLocal static var boundContainer: Container?
+
+    /// The container `UnifiedDI`, the property wrappers and `Factory` keys use.
+    ///
+    /// It is the process-wide container, unless the current task runs inside
+    /// ``withShared(_:operation:)-(_,()->R)`` (as WeaveDI's test traits do), which gives it a
+    /// container of its own.
+    @inlinable
+    public static var shared: Container {
+        if bindingCount.load(ordering: .relaxed) == 0 { return processWide }
+        return boundShared()
+    }
+
+    @usableFromInline
+    static func boundShared() -> Container { boundContainer ?? processWide }
+
+    /// Runs `operation` with `container` as ``shared`` for the current task and the tasks it
+    /// creates. Other tasks keep seeing their own shared container.
+    public static func withShared<R>(_ container: Container, operation: () throws -> R) rethrows -> R {
+        bindingCount.wrappingIncrement(ordering: .relaxed)
+        defer { bindingCount.wrappingDecrement(ordering: .relaxed) }
+        return try $boundContainer.withValue(container, operation: operation)
+    }
+
+    /// Runs `operation` with `container` as ``shared`` for the current task and the tasks it
+    /// creates. Other tasks keep seeing their own shared container.
+    public static func withShared<R>(
+        _ container: Container,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        bindingCount.wrappingIncrement(ordering: .relaxed)
+        defer { bindingCount.wrappingDecrement(ordering: .relaxed) }
+        return try await $boundContainer.withValue(container, operation: operation, isolation: isolation)
+    }
+
+    // MARK: Auto-registration
+
+    @inlinable @inline(__always)
+    func ensureAutoRegistered() {
+        let owner = root ?? self
+        if owner.autoRegistrationState.load(ordering: .acquiring) != 2 { owner.runAutoRegistration() }
+    }
+
+    @usableFromInline
+    func runAutoRegistration() {
+        guard let adopter = Container.self as? AutoRegistering.Type else {
+            autoRegistrationState.store(2, ordering: .releasing)
+            return
+        }
+        let me = ResolutionStack.current.threadID
+        if autoRegistrationState.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            autoRegistrationRunner.withLock { $0 = me }
+            Container.withShared(self) { adopter.registerAllServices() }
+            autoRegistrationRunner.withLock { $0 = nil }
+            BuildCoordinator.shared.signal { autoRegistrationState.store(2, ordering: .releasing) }
+            return
+        }
+        // A resolution made by registerAllServices itself proceeds; anyone else waits for it.
+        if autoRegistrationRunner.withLock({ $0 }) == me { return }
+        BuildCoordinator.shared.waitUntil { autoRegistrationState.load(ordering: .acquiring) != 1 }
+    }
+}
+
+/// What ``Container/register(_:scope:file:line:factory:)`` does when the type and name are
+/// already registered.
+public enum DuplicatePolicy: Sendable {
+    /// The later registration replaces the earlier one (logged as a warning naming both places).
+    case replace
+    /// The later registration is refused; the earlier one stays, and the refusal is reported to
+    /// `onResolutionError` and logged as an error naming both places.
+    case reject
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Why a resolution or registration failed. Every message names the types involved and says what
+/// to do about it.
+public enum DIError: Error, CustomStringConvertible, LocalizedError {
+    /// Nothing is registered for the type (and name). `similar` lists registered types whose names
+    /// look alike, which is usually the mistake.
+    case dependencyNotFound(Any.Type, name: String? = nil, similar: [String] = [])
+    /// Resolving the type would need itself: `path` is the whole chain, first and last equal.
+    case circularDependency(path: [String])
+    /// The registered factory threw `underlying`.
+    case factoryFailed(Any.Type, name: String? = nil, underlying: any Error)
+    /// A custom-scope instance was used after ``ScopeInstance/end()``.
+    case scopeEnded(scope: String, type: Any.Type)
+    /// The type was registered twice under the same name while duplicates are rejected
+    /// (see ``Container/duplicatePolicy``).
+    case duplicateRegistration(Any.Type, name: String? = nil, first: SourceLocation, second: SourceLocation)
+
+    public var description: String {
+        switch self {
+        case let .dependencyNotFound(type, name, similar):
+            var text = "No registration for \(ResolutionFrame.displayName(type, name))."
+            if !similar.isEmpty {
+                text += " Registered types with similar names: \(similar.joined(separator: ", "))."
+            }
+            let typeName = String(describing: type)
+            if let name {
+                text += " Register it with `container.register(\"\(name)\", \(typeName).self) { ... }`."
+            } else {
+                text += " Register it with `container.register(\(typeName).self) { ... }` (or a module) before resolving it."
+            }
+            return text
+        case let .circularDependency(path):
+            return "Circular dependency: \(path.joined(separator: " -> ")). Break the cycle by injecting one side lazily (@Inject or a Factory) or through a protocol."
+        case let .factoryFailed(type, name, underlying):
+            return "The factory for \(ResolutionFrame.displayName(type, name)) threw: \(underlying)."
+        case let .scopeEnded(scope, type):
+            return "Scope '\(scope)' has ended; \(String(reflecting: type)) cannot be resolved in it. Begin a new scope instance."
+        case let .duplicateRegistration(type, name, first, second):
+            return "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// The type the error is about (the first of the path for a cycle).
+    public var typeName: String {
+        switch self {
+        case let .dependencyNotFound(type, name, _), let .factoryFailed(type, name, _),
+            let .duplicateRegistration(type, name, _, _):
+            return ResolutionFrame.displayName(type, name)
+        case let .circularDependency(path): return path.first ?? "?"
+        case let .scopeEnded(_, type): return String(reflecting: type)
+        }
+    }
+}

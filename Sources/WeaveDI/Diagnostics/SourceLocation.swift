@@ -1,0 +1,14 @@
+/// Where something was declared in the app's source, as `#fileID` and `#line` give it.
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The `#fileID` of the declaration (`Module/File.swift`).
+    public let fileID: String
+    /// The line of the declaration.
+    public let line: Int
+
+    public init(fileID: String, line: Int) {
+        self.fileID = fileID
+        self.line = line
+    }
+
+    public var description: String { "\(fileID):\(line)" }
+}

@@ -1,0 +1,55 @@
+/// A registration packaged as a value: made anywhere, registered later with
+/// `container.register(module)`. Making or registering a module builds nothing; the instance is
+/// built when its type is resolved.
+///
+/// ```swift
+/// let module = Module(UserRepository.self) { UserRepositoryImpl() }
+/// await WeaveDI.Container.bootstrap { container in
+///     await container.register(module)
+/// }
+/// ```
+public struct Module: Sendable, CustomStringConvertible {
+    /// The type the module registers.
+    public let type: Any.Type
+    /// The name it registers under, if any.
+    public let name: String?
+    /// The lifetime of what it builds.
+    public let scope: Scope
+    /// Types its factory needs, as declared by the maker (validation checks they are registered).
+    public let dependencies: [Any.Type]
+    /// Where the module was made.
+    public let site: SourceLocation
+    private let registrar: @Sendable (Container, Module) -> Void
+
+    /// A module registering `factory` for `type`.
+    public init<T>(
+        _ type: T.Type,
+        name: String? = nil,
+        scope: Scope = .transient,
+        dependencies: [Any.Type] = [],
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () throws -> T
+    ) {
+        self.type = type
+        self.name = name
+        self.scope = scope
+        self.dependencies = dependencies
+        self.site = SourceLocation(fileID: file, line: line)
+        self.registrar = { container, module in
+            _ = container.store(key: RegistryKey(T.self, name: module.name), scope: module.scope,
+                                dependencies: module.dependencies, site: module.site, factory: factory)
+        }
+    }
+
+    /// Registers the module's factory in `container`.
+    public func register(into container: Container) {
+        registrar(container, self)
+    }
+
+    /// Whether the module can be registered: it has a type and, if named, a non-empty name.
+    public var isValid: Bool { name.map { !$0.isEmpty } ?? true }
+
+    /// The registered type (and name), e.g. `Module(MyApp.UserRepository)`.
+    public var description: String { "Module(\(ResolutionFrame.displayName(type, name)), \(scope))" }
+}

@@ -1,0 +1,27 @@
+/// Identifies one registration: the registered type (or a `Factory` key) and an optional name.
+///
+/// `id` is the address of the type's metadata, or an odd number for a `Factory` key; the two can
+/// never collide because metadata is pointer-aligned.
+@usableFromInline
+struct RegistryKey: Hashable, Sendable {
+    @usableFromInline let id: UInt
+    @usableFromInline let name: String?
+
+    @inlinable @inline(__always)
+    init<T>(_ type: T.Type, name: String? = nil) {
+        self.id = UInt(bitPattern: ObjectIdentifier(type).hashValue)
+        self.name = name
+    }
+
+    @inlinable @inline(__always)
+    init(anyType: Any.Type, name: String? = nil) {
+        self.id = UInt(bitPattern: ObjectIdentifier(anyType).hashValue)
+        self.name = name
+    }
+
+    @inlinable @inline(__always)
+    init(rawID: UInt, name: String?) {
+        self.id = rawID
+        self.name = name
+    }
+}
