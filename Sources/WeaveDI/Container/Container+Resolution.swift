@@ -83,11 +83,17 @@ extension Container {
     /// Resolves without reporting: the public entry points report, so each failure is heard once.
     @inlinable
     func resolveCore<T>(_ type: T.Type, name: String?) throws(DIError) -> T {
+        try resolveCore(key: RegistryKey(type, name: name), type: type)
+    }
+
+    /// Resolves the registration stored under `key`, which must have been made for `T`
+    /// (`Factory` keys use their own ids).
+    @inlinable
+    func resolveCore<T>(key: RegistryKey, type: T.Type) throws(DIError) -> T {
         ensureAutoRegistered()
-        let key = RegistryKey(type, name: name)
         if let slot = registry.slot(for: key.id) {
             slot.lock.lock()
-            if let record = slot.record(named: name) {
+            if let record = slot.record(named: key.name) {
                 slot.resolutionCount &+= 1
                 // The key is derived from `T`, so the record is a `TypedRecord<T>`: no dynamic cast.
                 let typed = unsafeDowncast(record, to: TypedRecord<T>.self)
@@ -203,7 +209,7 @@ extension Container {
 
     @usableFromInline
     func resolveMissing<T>(_ type: T.Type, key: RegistryKey) throws(DIError) -> T {
-        if let parent { return try parent.resolveCore(type, name: key.name) }
+        if let parent { return try parent.resolveCore(key: key, type: type) }
         throw DIError.dependencyNotFound(type, name: key.name)
     }
 
