@@ -32,17 +32,17 @@ extension Container {
         do { return try resolveErased(type, name: name) } catch { report(error); return nil }
     }
 
-    /// Resolves `type` or throws why it could not: ``DIError/dependencyNotFound(_:name:similar:)``
+    /// Resolves `type` or throws a ``DIError`` saying why it could not: ``DIError/dependencyNotFound(_:name:similar:)``
     /// (with registered look-alikes), ``DIError/circularDependency(path:)`` (with the whole path)
     /// or ``DIError/factoryFailed(_:name:underlying:)`` (with the factory's error).
     @inlinable
-    public func resolveOrThrow<T>(_ type: T.Type) throws(DIError) -> T {
+    public func resolveOrThrow<T>(_ type: T.Type) throws -> T {
         do { return try resolveCore(type, name: nil) } catch { throw report(error) }
     }
 
     /// Resolves the registration of `type` made under `name`, or throws why it could not.
     @inlinable
-    public func resolveOrThrow<T>(_ name: String, _ type: T.Type) throws(DIError) -> T {
+    public func resolveOrThrow<T>(_ name: String, _ type: T.Type) throws -> T {
         do { return try resolveCore(type, name: name) } catch { throw report(error) }
     }
 

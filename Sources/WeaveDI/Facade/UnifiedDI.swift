@@ -64,7 +64,7 @@ public enum UnifiedDI {
 
     /// Resolves `type` or throws a ``DIError`` saying why it could not.
     @inlinable
-    public static func resolveOrThrow<T>(_ type: T.Type) throws(DIError) -> T {
+    public static func resolveOrThrow<T>(_ type: T.Type) throws -> T {
         try Container.shared.resolveOrThrow(type)
     }
 

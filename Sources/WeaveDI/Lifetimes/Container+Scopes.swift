@@ -13,6 +13,7 @@ extension Container {
 
     /// Runs `operation` in a fresh instance of `scope`, ended (its instances released) when it
     /// returns or throws. Concurrent calls get separate instances: one per request on a server.
+    @discardableResult
     public func withScope<R>(_ scope: Scope, operation: () throws -> R) rethrows -> R {
         let instance = beginScope(scope)
         defer { instance.end() }
@@ -20,6 +21,7 @@ extension Container {
     }
 
     /// Runs `operation` in a fresh instance of `scope`, ended when it returns or throws.
+    @discardableResult
     public func withScope<R>(
         _ scope: Scope,
         isolation: isolated (any Actor)? = #isolation,
@@ -31,6 +33,7 @@ extension Container {
     }
 
     /// Runs `operation` with `instance` as this container's current instance of its scope.
+    @discardableResult
     public func withScope<R>(_ instance: ScopeInstance, operation: () throws -> R) rethrows -> R {
         var bound = ScopeBinding.bound
         bound[ScopeBinding.Key(container: identity, scope: instance.scope.customName ?? instance.scope.description)] = instance
@@ -38,6 +41,7 @@ extension Container {
     }
 
     /// Runs `operation` with `instance` as this container's current instance of its scope.
+    @discardableResult
     public func withScope<R>(
         _ instance: ScopeInstance,
         isolation: isolated (any Actor)? = #isolation,

@@ -1,0 +1,64 @@
+import Testing
+import WeaveDI
+
+@Suite("Parent and child containers")
+struct ContainerHierarchyTests {
+    @Test func childFallsBackToParent() {
+        let parent = Container()
+        parent.register(DatabaseService.self) { InMemoryDatabase() }
+        let child = Container(parent: parent)
+        #expect(child.resolve(DatabaseService.self) != nil)
+    }
+
+    @Test func parentNeverSeesChild() {
+        let parent = Container()
+        let child = Container(parent: parent)
+        child.register(UserRepository.self) { UserRepositoryImpl() }
+        #expect(parent.resolve(UserRepository.self) == nil)
+    }
+
+    @Test func childOverridesParent() {
+        let parent = Container()
+        parent.register(String.self) { "parent" }
+        let child = Container(parent: parent)
+        child.register(String.self) { "child" }
+        #expect(child.resolve(String.self) == "child")
+        #expect(parent.resolve(String.self) == "parent")
+    }
+
+    @Test func parentSingletonIsSharedWithChildren() {
+        let parent = Container()
+        parent.register(UserRepository.self, scope: .singleton) { UserRepositoryImpl() }
+        let a = Container(parent: parent), b = Container(parent: parent)
+        #expect(a.resolve(UserRepository.self) === b.resolve(UserRepository.self))
+    }
+
+    @Test func ownContainerNeverLeaksIntoShared() {
+        let isolated = Container()
+        isolated.register(CycleA.self) { CycleA(b: nil) }
+        #expect(Container.shared.resolve(CycleA.self) == nil)
+        #expect(UnifiedDI.resolve(CycleA.self) == nil)
+    }
+
+    @Test func childIsFreedWhenItsOwnerLetsGo() {
+        let parent = Container()
+        weak var weakChild: Container?
+        do {
+            let child = Container(parent: parent)
+            child.register(String.self) { "x" }
+            _ = child.resolve(String.self)
+            weakChild = child
+        }
+        #expect(weakChild == nil)
+    }
+
+    @Test func resetOfChildLeavesParent() {
+        let parent = Container()
+        parent.register(String.self) { "p" }
+        let child = Container(parent: parent)
+        child.register(Int.self) { 1 }
+        child.reset()
+        #expect(child.resolve(Int.self) == nil)
+        #expect(child.resolve(String.self) == "p")
+    }
+}

@@ -1,0 +1,101 @@
+import Testing
+import WeaveDI
+
+@Suite("Cycle detection")
+struct CycleTests {
+    func registerCycle(in container: Container, scope: Scope) {
+        container.register(CycleA.self, scope: scope) { CycleA(b: container.resolve(CycleB.self)) }
+        container.register(CycleB.self, scope: scope) { CycleB(c: container.resolve(CycleC.self)) }
+        container.register(CycleC.self, scope: scope) { CycleC(a: container.resolve(CycleA.self)) }
+    }
+
+    @Test(arguments: [Scope.transient, .singleton, .weak])
+    func threeStepCycleIsReportedWithItsPath(scope: Scope) throws {
+        let container = Container()
+        container.register(CycleA.self, scope: scope) { CycleA(b: try container.resolveOrThrow(CycleB.self)) }
+        container.register(CycleB.self, scope: scope) { CycleB(c: try container.resolveOrThrow(CycleC.self)) }
+        container.register(CycleC.self, scope: scope) { CycleC(a: try container.resolveOrThrow(CycleA.self)) }
+        do {
+            _ = try container.resolveOrThrow(CycleA.self)
+            Issue.record("expected a cycle")
+        } catch let DIError.circularDependency(path) {
+            #expect(path.count == 4)
+            #expect(path.first?.hasSuffix("CycleA") == true)
+            #expect(path[1].hasSuffix("CycleB"))
+            #expect(path[2].hasSuffix("CycleC"))
+            #expect(path.last?.hasSuffix("CycleA") == true)
+        }
+    }
+
+    @Test func nonThrowingResolutionReturnsNilAndTheHookHears() {
+        let container = Container()
+        registerCycle(in: container, scope: .transient)
+        let heard = Counter()
+        let token = UnifiedDI.onResolutionError { _, error in
+            if case let .circularDependency(path) = error, path.contains(where: { $0.hasSuffix("CycleA") }) {
+                heard.increment()
+            }
+        }
+        defer { token.cancel() }
+        // The innermost resolve of CycleA fails; the chain above it completes with nil there.
+        let a = container.resolve(CycleA.self)
+        #expect(a?.b?.c?.a == nil)
+        #expect(heard.value >= 1)
+    }
+
+    @Test func selfDependencyIsACycle() {
+        let container = Container()
+        container.register(SelfNeeding.self) { SelfNeeding(me: try container.resolveOrThrow(SelfNeeding.self)) }
+        #expect(throws: DIError.self) { try container.resolveOrThrow(SelfNeeding.self) }
+    }
+
+    @Test func sameTypeUnderTwoNamesIsNoCycle() {
+        let container = Container()
+        container.register("basic", String.self) { "basic" }
+        container.register(String.self) { "decorated(" + container.resolve("basic", String.self)! + ")" }
+        #expect(container.resolve(String.self) == "decorated(basic)")
+    }
+
+    @Test func childDecoratingParentIsNoCycle() {
+        let parent = Container()
+        parent.register(String.self) { "base" }
+        let child = Container(parent: parent)
+        child.register(String.self) { "child+" + parent.resolve(String.self)! }
+        #expect(child.resolve(String.self) == "child+base")
+    }
+
+    @Test func deepAcyclicChainIsNoCycle() throws {
+        let container = Container()
+        // 150 named links of the same type: Int["0"] -> Int["1"] -> ... -> Int["149"].
+        for level in 0..<150 {
+            container.register("\(level)", Int.self) {
+                level == 149 ? 0 : 1 + (try container.resolveOrThrow("\(level + 1)", Int.self))
+            }
+        }
+        #expect(try container.resolveOrThrow("0", Int.self) == 149)
+    }
+
+    @Test func crossThreadSingletonCycleIsReportedNotDeadlocked() {
+        // Thread 1 builds A (needs B); thread 2 builds B (needs A). Each waits for the other's
+        // singleton: WeaveDI must notice and fail one side instead of hanging.
+        for _ in 0..<20 {
+            let container = Container()
+            let gate = Counter()
+            container.register(CycleA.self, scope: .singleton) {
+                gate.increment()
+                while gate.value < 2 { Thread.sleep(forTimeInterval: 0.0005) }
+                return CycleA(b: container.resolve(CycleB.self).map { _ in CycleB(c: nil) })
+            }
+            container.register(CycleB.self, scope: .singleton) {
+                gate.increment()
+                while gate.value < 2 { Thread.sleep(forTimeInterval: 0.0005) }
+                return CycleB(c: container.resolve(CycleA.self).map { _ in CycleC(a: nil) })
+            }
+            let results = runOnThreads([{ @Sendable in container.resolve(CycleA.self) as Any? }, { @Sendable in container.resolve(CycleB.self) as Any? }])
+            let (ra, rb) = (results[0], results[1])
+            #expect(ra != nil && rb != nil)
+        }
+    }
+}
+
+import Foundation

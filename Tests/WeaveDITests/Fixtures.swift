@@ -1,0 +1,63 @@
+import Foundation
+import WeaveDI
+
+// Shared test doubles. Each test uses its own Container (or binds one as `shared`), so tests run
+// in parallel without seeing each other's registrations.
+
+protocol UserRepository: AnyObject, Sendable { var id: UUID { get } }
+final class UserRepositoryImpl: UserRepository, @unchecked Sendable { let id = UUID() }
+
+protocol DatabaseService: Sendable {}
+final class InMemoryDatabase: DatabaseService, @unchecked Sendable {}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
+
+/// Counts live instances through init/deinit.
+final class Tracked: @unchecked Sendable {
+    let counter: Counter
+    let deinits: Counter
+    init(_ counter: Counter, deinits: Counter = Counter()) {
+        self.counter = counter
+        self.deinits = deinits
+        counter.increment()
+    }
+    deinit { deinits.increment() }
+}
+
+struct TestFailure: Error, Equatable { let reason: String }
+
+// Cycle fixtures: A -> B -> C -> A, and Self -> Self.
+final class CycleA: Sendable { let b: CycleB?; init(b: CycleB?) { self.b = b } }
+final class CycleB: Sendable { let c: CycleC?; init(c: CycleC?) { self.c = c } }
+final class CycleC: Sendable { let a: CycleA?; init(a: CycleA?) { self.a = a } }
+final class SelfNeeding: Sendable { let me: SelfNeeding?; init(me: SelfNeeding?) { self.me = me } }
+
+/// Runs each body on its own thread, all released at once, and returns their results in order.
+func runOnThreads<R>(_ bodies: [@Sendable () -> R]) -> [R] {
+    let results = ThreadResults<R>(count: bodies.count)
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for (index, body) in bodies.enumerated() {
+        done.enter()
+        let thread = Thread {
+            start.wait()
+            let value = body()
+            results.values[index] = value  // each thread writes its own index; join below orders it
+            done.leave()
+        }
+        thread.start()
+    }
+    for _ in bodies { start.signal() }
+    done.wait()
+    return results.values.map { $0! }
+}
+
+final class ThreadResults<R>: @unchecked Sendable {
+    var values: [R?]
+    init(count: Int) { values = Array(repeating: nil, count: count) }
+}
