@@ -47,17 +47,20 @@ func runOnThreads<R>(_ bodies: [@Sendable () -> R]) -> [R] {
         let thread = Thread {
             start.wait()
             let value = body()
-            results.values[index] = value  // each thread writes its own index; join below orders it
+            results.set(index, value)
             done.leave()
         }
         thread.start()
     }
     for _ in bodies { start.signal() }
     done.wait()
-    return results.values.map { $0! }
+    return results.all
 }
 
 final class ThreadResults<R>: @unchecked Sendable {
-    var values: [R?]
+    private let lock = NSLock()
+    private var values: [R?]
     init(count: Int) { values = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: R) { lock.lock(); values[index] = value; lock.unlock() }
+    var all: [R] { lock.lock(); defer { lock.unlock() }; return values.map { $0! } }
 }
