@@ -105,11 +105,11 @@ extension Container {
         return RegistrationHandle(container: self, key: key, record: record)
     }
 
-    func remove(key: RegistryKey, onlyIf expected: ObjectIdentifier?) -> Bool {
+    func remove(key: RegistryKey, onlyIf expected: UInt64?) -> Bool {
         guard let slot = registry.slot(for: key.id) else { return false }
         let removed: RegistrationRecord? = slot.lock.withLock {
             guard let current = slot.record(named: key.name) else { return nil }
-            if let expected, ObjectIdentifier(current) != expected { return nil }
+            if let expected, current.uniqueID != expected { return nil }
             return slot.setRecord(nil, named: key.name)
         }
         return removed != nil
@@ -152,14 +152,14 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
 public struct RegistrationHandle: Sendable {
     private let container: Container
     let key: RegistryKey
-    private let recordID: ObjectIdentifier
+    private let recordID: UInt64
     private let record: RegistrationRecord
 
     init(container: Container, key: RegistryKey, record: RegistrationRecord) {
         self.container = container
         self.key = key
         self.record = record
-        self.recordID = ObjectIdentifier(record)
+        self.recordID = record.uniqueID
     }
 
     /// Where the registration was made.

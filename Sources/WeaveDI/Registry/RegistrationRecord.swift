@@ -13,6 +13,11 @@ class RegistrationRecord: @unchecked Sendable {
     let declaredDependencies: [Any.Type]
     /// Registration order, so listings and validation are stable.
     let sequence: Int
+    /// Unique for the process's lifetime. Scope instances key their cells by it: a record's
+    /// address can be reused once a replaced record is freed, its id never is.
+    @usableFromInline let uniqueID: UInt64 = RegistrationRecord.nextID.wrappingIncrementThenLoad(ordering: .relaxed)
+
+    private static let nextID = ManagedAtomic<UInt64>(0)
 
     init(scope: Scope, type: Any.Type, name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int) {
         self.scopeTag = scope.tag

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import WeaveDI
+
+@Suite("Reliability: misuse gets a clear message")
+struct MisuseTests {
+    protocol PaymentGateway {}
+    final class PaymentGatewayImpl: PaymentGateway {}
+
+    @Test func unregisteredTypeListsLookAlikesAndTheFix() {
+        let container = Container()
+        container.register(PaymentGatewayImpl.self) { PaymentGatewayImpl() }
+        #expect(throws: DIError.self) { try container.resolveOrThrow(PaymentGateway.self) }
+        do { _ = try container.resolveOrThrow(PaymentGateway.self) } catch {
+            let message = String(describing: error)
+            #expect(message.contains("PaymentGateway"))
+            #expect(message.contains("PaymentGatewayImpl"))
+            #expect(message.contains("container.register(PaymentGateway.self)"))
+        }
+    }
+
+    @Test func cycleMessageShowsThePath() {
+        let container = Container()
+        container.register(CycleA.self) { CycleA(b: try container.resolveOrThrow(CycleB.self)) }
+        container.register(CycleB.self) { CycleB(c: try container.resolveOrThrow(CycleC.self)) }
+        container.register(CycleC.self) { CycleC(a: try container.resolveOrThrow(CycleA.self)) }
+        do { _ = try container.resolveOrThrow(CycleA.self) } catch {
+            let message = String(describing: error)
+            #expect(message.contains("CycleA -> "))
+            #expect(message.contains("CycleB -> "))
+            #expect(message.contains("CycleC -> "))
+        }
+    }
+
+    @Test func duplicateRegistrationInStrictModeNamesBothSites() {
+        let container = Container()
+        container.duplicatePolicy = .reject
+        container.register(Int.self) { 1 }
+        let message = Locked<String>("")
+        let token = UnifiedDI.onResolutionError { _, error in
+            if case .duplicateRegistration = error { message.mutate { $0 = error.description } }
+        }
+        defer { token.cancel() }
+        container.register(Int.self) { 2 }
+        #expect(message.value.contains("MisuseTests.swift:"))
+        #expect(message.value.contains("registered twice"))
+        #expect(container.resolve(Int.self) == 1)
+    }
+
+    @Test func scopeUsedAfterItEndedSaysSo() {
+        let container = Container()
+        container.register(Int.self, scope: .custom("checkout")) { 1 }
+        let checkout = container.beginScope(.custom("checkout"))
+        checkout.end()
+        container.withScope(checkout) {
+            do { _ = try container.resolveOrThrow(Int.self) } catch {
+                #expect(String(describing: error).contains("Scope 'checkout' has ended"))
+            }
+        }
+    }
+
+    @Test func moduleRegisteredTwiceReplacesAndLeavesOneRegistration() async {
+        let container = Container()
+        let module = Module(Int.self) { 7 }
+        await container.register(module)
+        await container.register(module)
+        #expect(container.registrations.count == 1)
+        #expect(container.resolve(Int.self) == 7)
+    }
+}
