@@ -54,3 +54,31 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         }
     }
 }
+
+extension DIError {
+    /// The log level from which this failure is logged: a miss is a warning (an optional
+    /// dependency may be missing on purpose), anything else an error.
+    var logLevel: DILogLevel {
+        if case .dependencyNotFound = self { return .warnings }
+        return .errors
+    }
+
+    /// Whether `other` is the same failure (same case, types, names and path), ignoring what
+    /// reporting adds (look-alike names) and what cannot be compared (a factory's error).
+    func isSameFailure(as other: DIError) -> Bool {
+        switch (self, other) {
+        case let (.dependencyNotFound(a, aName, _), .dependencyNotFound(b, bName, _)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+        case let (.circularDependency(a), .circularDependency(b)):
+            return a == b
+        case let (.factoryFailed(a, aName, _), .factoryFailed(b, bName, _)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+        case let (.scopeEnded(aScope, a), .scopeEnded(bScope, b)):
+            return aScope == bScope && ObjectIdentifier(a) == ObjectIdentifier(b)
+        case let (.duplicateRegistration(a, aName, aFirst, aSecond), .duplicateRegistration(b, bName, bFirst, bSecond)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName && aFirst == bFirst && aSecond == bSecond
+        default:
+            return false
+        }
+    }
+}

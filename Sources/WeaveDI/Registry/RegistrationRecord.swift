@@ -13,6 +13,9 @@ class RegistrationRecord: @unchecked Sendable {
     let declaredDependencies: [Any.Type]
     /// Registration order, so listings and validation are stable.
     let sequence: Int
+    /// Resolutions this registration served; counted under its slot's lock, where it costs
+    /// nothing extra. `final` so inlined resolution code writes it directly.
+    @usableFromInline final var resolutionCount = 0
 
     init(scope: Scope, type: Any.Type, name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int) {
         self.scopeTag = scope.tag

@@ -1,0 +1,13 @@
+extension DependencyGraph {
+    /// "`from` depends on `to`", with how WeaveDI learned it.
+    public struct Edge: Sendable, Hashable, Codable {
+        /// The ``Node/id`` of the dependent.
+        public let from: String
+        /// The ``Node/id`` of the dependency.
+        public let to: String
+        /// Whether `from`'s factory was seen resolving `to` (or asking for it while it was missing).
+        public let isResolved: Bool
+        /// Whether `from`'s module declared `to` in its `dependencies:`.
+        public let isDeclared: Bool
+    }
+}
