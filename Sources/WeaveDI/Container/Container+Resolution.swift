@@ -140,6 +140,8 @@ extension Container {
     func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
         let stack = ResolutionStack.current
         if let index = stack.indexOf(key, in: identity) {
+            // The edge closing the cycle is a real dependency: the graph shows the cycle.
+            if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
             throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: type, name: key.name))
         }
         if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
@@ -184,6 +186,7 @@ extension Container {
     func resolveShared<T>(_ record: TypedRecord<T>, cell: InstanceCell<T>, lock: SlotLock, key: RegistryKey) throws(DIError) -> T {
         let stack = ResolutionStack.current
         if let index = stack.indexOf(key, in: identity) {
+            if recordsGraph { noteEdge(to: key, type: T.self, stack: stack) }
             throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: T.self, name: key.name))
         }
         let me = stack.threadID

@@ -36,12 +36,11 @@ extension Container {
 
     /// Resolves the registration and checks it, if it is health-checkable.
     private static func check(_ registration: ChainedRegistration) async -> HealthStatus? {
-        let owner = registration.owner
         let service: Any
         do {
-            service = try registration.record.resolveErased(in: owner, key: registration.key, slot: registration.slot)
+            service = try registration.resolve()
         } catch {
-            return .unhealthy(error: owner.report(error, thrown: true))
+            return .unhealthy(error: registration.owner.report(error, thrown: true))
         }
         guard let checkable = service as? HealthCheckable else { return nil }
         return await checkable.healthCheck()

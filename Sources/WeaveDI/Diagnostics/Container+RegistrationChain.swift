@@ -29,3 +29,13 @@ extension Container {
         return perContainer.reversed().flatMap { $0 }
     }
 }
+
+extension ChainedRegistration {
+    /// Resolves this registration in its owner, counted like any resolution (Factory-key
+    /// registrations included, which have no type to resolve by).
+    func resolve() throws(DIError) -> Any {
+        owner.ensureAutoRegistered()
+        slot.lock.withLock { record.resolutionCount &+= 1 }
+        return try record.resolveErased(in: owner, key: key, slot: slot)
+    }
+}

@@ -9,5 +9,13 @@ extension DependencyGraph {
         public let isResolved: Bool
         /// Whether `from`'s module declared `to` in its `dependencies:`.
         public let isDeclared: Bool
+
+        /// An edge from the node `from` to the node `to` (``Node/id``s).
+        public init(from: String, to: String, isResolved: Bool, isDeclared: Bool) {
+            self.from = from
+            self.to = to
+            self.isResolved = isResolved
+            self.isDeclared = isDeclared
+        }
     }
 }

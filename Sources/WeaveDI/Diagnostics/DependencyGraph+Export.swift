@@ -48,7 +48,7 @@ extension DependencyGraph {
     /// ``Edge`` (keys sorted, so equal graphs give equal text). Decode it with `JSONDecoder`.
     public func json(prettyPrinted: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys] : [.sortedKeys]
+        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 

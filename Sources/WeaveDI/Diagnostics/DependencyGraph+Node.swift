@@ -17,6 +17,16 @@ extension DependencyGraph {
         /// Where it was registered, if it is.
         public let site: SourceLocation?
 
+        /// A node; `scope` `nil` marks a type that is not registered.
+        public init(id: String, typeName: String, name: String?, label: String, scope: String?, site: SourceLocation?) {
+            self.id = id
+            self.typeName = typeName
+            self.name = name
+            self.label = label
+            self.scope = scope
+            self.site = site
+        }
+
         /// Whether the type (and name) is registered.
         public var isRegistered: Bool { scope != nil }
 

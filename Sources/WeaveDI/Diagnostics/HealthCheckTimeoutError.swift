@@ -7,6 +7,12 @@ public struct HealthCheckTimeoutError: Error, Sendable, CustomStringConvertible,
     /// The timeout it had, in seconds.
     public let timeout: TimeInterval
 
+    /// The timeout error for `service`'s check, which had `timeout` seconds.
+    public init(service: String, timeout: TimeInterval) {
+        self.service = service
+        self.timeout = timeout
+    }
+
     /// Names the service and the timeout.
     public var description: String {
         "The health check of \(service) did not finish within \(timeout) s."

@@ -37,7 +37,7 @@ final class ValidationSandbox {
     func resolve(_ registration: ChainedRegistration) -> (error: DIError, collected: Bool)? {
         Container.withShared(container) { () -> (error: DIError, collected: Bool)? in
             do throws(DIError) {
-                _ = try registration.record.resolveErased(in: container, key: registration.key, slot: registration.slot)
+                _ = try registration.resolve()
                 return nil
             } catch {
                 return (error, ResolutionStack.current.takePropagated(error))
