@@ -10,6 +10,11 @@ struct GraphAnalytics {}
 final class GraphCycleA: Sendable { init(_ b: GraphCycleB?) {} }
 final class GraphCycleB: Sendable { init(_ a: GraphCycleA?) {} }
 struct GraphChildOnly {}
+struct GraphTop { init(_ left: GraphLeft?, _ right: GraphRight?) {} }
+struct GraphLeft { init(_ shared: GraphShared?) {} }
+struct GraphRight { init(_ shared: GraphShared?) {} }
+struct GraphShared { init(_ leaf: GraphLeaf?) {} }
+struct GraphLeaf {}
 struct GraphQuote {}
 
 /// App (singleton) -> Service (transient) -> Store["main"] (singleton); App asks for the missing
@@ -118,7 +123,7 @@ private func makeGraphContainer() -> Container {
             """)
     }
 
-    @Test func treeMarksCyclesAndRepeatedSubtrees() {
+    @Test func treeMarksCycles() {
         let container = Container()
         container.register(GraphCycleA.self) { GraphCycleA(container.resolve(GraphCycleB.self)) }
         container.register(GraphCycleB.self) { GraphCycleB(container.resolve(GraphCycleA.self)) }
@@ -128,6 +133,25 @@ private func makeGraphContainer() -> Container {
             GraphCycleA (transient)
             └── GraphCycleB (transient)
                 └── GraphCycleA (transient) (cycle)
+
+            """)
+    }
+
+    @Test func treeExpandsASharedDependencyOnce() {
+        let container = Container()
+        container.register(GraphTop.self) { GraphTop(container.resolve(GraphLeft.self), container.resolve(GraphRight.self)) }
+        container.register(GraphLeft.self) { GraphLeft(container.resolve(GraphShared.self)) }
+        container.register(GraphRight.self) { GraphRight(container.resolve(GraphShared.self)) }
+        container.register(GraphShared.self) { GraphShared(container.resolve(GraphLeaf.self)) }
+        container.register(GraphLeaf.self) { GraphLeaf() }
+        _ = container.resolve(GraphTop.self)
+        #expect(container.dependencyGraph().textTree() == """
+            GraphTop (transient)
+            ├── GraphLeft (transient)
+            │   └── GraphShared (transient)
+            │       └── GraphLeaf (transient)
+            └── GraphRight (transient)
+                └── GraphShared (transient) (see above)
 
             """)
     }

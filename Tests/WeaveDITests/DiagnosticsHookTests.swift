@@ -93,6 +93,17 @@ extension DiagnosticsGlobalState {
             #expect(container.statistics(for: HookTrackedProbe.self)?.timedResolutions == 1)
         }
 
+        @Test func validationSandboxDoesNotReachTheSlowHook() {
+            let events = Recorder<SlowEvent>()
+            let token = UnifiedDI.onSlowResolution(threshold: 0) { events.append(SlowEvent(name: $0, seconds: $1)) }
+            defer { token.cancel() }
+            let container = Container()
+            container.register(HookTrackedProbe.self) { HookTrackedProbe() }
+            #expect(container.validate().isValid)
+            #expect(container.verify([HookTrackedProbe.self]).isEmpty)
+            #expect(events.all.filter { $0.name == "WeaveDITests.HookTrackedProbe" }.isEmpty)
+        }
+
         @Test func cancelledHookHearsNothing() {
             let events = Recorder<SlowEvent>()
             let token = UnifiedDI.onSlowResolution(threshold: 0) { events.append(SlowEvent(name: $0, seconds: $1)) }

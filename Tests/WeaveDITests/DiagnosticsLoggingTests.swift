@@ -11,6 +11,8 @@ struct LogProbeSlow {}
 final class LogProbeCycleA: Sendable { init(_ b: LogProbeCycleB?) {} }
 final class LogProbeCycleB: Sendable { init(_ a: LogProbeCycleA?) {} }
 struct LogProbeError: Error {}
+struct LogProbeLookAlike {}
+struct LogProbeLookAlikes {}
 
 struct LogEntry: Sendable {
     let level: Logger.Level
@@ -122,6 +124,30 @@ extension DiagnosticsGlobalState {
                 DiagnosticsCenter.shared.logInfo(message("info"))
             }
             #expect(built.all == ["info"])
+        }
+
+        @Test func aQuietMissSpellsOutNoLookAlikes() {
+            // Look-alike names are computed only for someone: the caller of a throwing resolve,
+            // an error hook, or the log at .warnings.
+            let container = Container()
+            container.register(LogProbeLookAlikes.self) { LogProbeLookAlikes() }
+            func similar(_ error: DIError) -> [String] {
+                if case let .dependencyNotFound(_, _, similar) = error { return similar }
+                return []
+            }
+            _ = capturedLog(at: .off, mentioning: "LogProbe") {
+                #expect(similar(container.report(.dependencyNotFound(LogProbeLookAlike.self))).isEmpty)
+                #expect(similar(container.report(.dependencyNotFound(LogProbeLookAlike.self), thrown: true))
+                    == ["WeaveDITests.LogProbeLookAlikes"])
+                let token = UnifiedDI.onResolutionError { _, _ in }
+                defer { token.cancel() }
+                #expect(similar(container.report(.dependencyNotFound(LogProbeLookAlike.self)))
+                    == ["WeaveDITests.LogProbeLookAlikes"])
+            }
+            _ = capturedLog(at: .warnings, mentioning: "LogProbe") {
+                #expect(similar(container.report(.dependencyNotFound(LogProbeLookAlike.self)))
+                    == ["WeaveDITests.LogProbeLookAlikes"])
+            }
         }
 
         @Test func factoriesAreTimedOnlyWhileSomeoneListens() {
