@@ -3,6 +3,8 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Android)
+import Android
 #endif
 
 /// The body of the thread that waits for a Linux PSI trigger (see `MemoryPressureMonitor`).

@@ -4,7 +4,7 @@ import Foundation
 /// Process-wide switches the resolution path reads with single atomic loads.
 @usableFromInline
 final class RuntimeFlags: Sendable {
-    /// Set by `UnifiedRegistry.enableOptimization()`: skip statistics and graph recording.
+    /// Set by `UnifiedRegistry.enableOptimization()`: skip graph recording.
     @usableFromInline let optimized = ManagedAtomic<Bool>(false)
     /// Whether factory runs are timed (a slow-resolution hook is installed or warnings are logged).
     @usableFromInline let timing = ManagedAtomic<Bool>(false)
