@@ -180,101 +180,103 @@ extension DiagnosticsGlobalState {
     }
 }
 
-@Suite struct ResolutionErrorHook {
-    /// Installs a hook for the duration of `body` and returns the events about `prefix` types.
-    func errors(about prefix: String, _ body: () -> Void) -> [ErrorEvent] {
-        let events = Recorder<ErrorEvent>()
-        let token = UnifiedDI.onResolutionError { events.append(ErrorEvent(name: $0, error: $1)) }
-        defer { token.cancel() }
-        body()
-        return events.all.filter { $0.name.hasPrefix(prefix) }
-    }
+extension DiagnosticsGlobalState {
+    @Suite struct ResolutionErrorHook {
+        /// Installs a hook for the duration of `body` and returns the events about `prefix` types.
+        func errors(about prefix: String, _ body: () -> Void) -> [ErrorEvent] {
+            let events = Recorder<ErrorEvent>()
+            let token = UnifiedDI.onResolutionError { events.append(ErrorEvent(name: $0, error: $1)) }
+            defer { token.cancel() }
+            body()
+            return events.all.filter { $0.name.hasPrefix(prefix) }
+        }
 
-    @Test func hearsAMissingRegistration() {
-        let events = errors(about: "WeaveDITests.HookMissingProbe") {
-            _ = Container().resolve(HookMissingProbe.self)
+        @Test func hearsAMissingRegistration() {
+            let events = errors(about: "WeaveDITests.HookMissingProbe") {
+                _ = Container().resolve(HookMissingProbe.self)
+            }
+            #expect(events.count == 1)
+            guard case let .dependencyNotFound(type, name, _)? = events.first?.error else {
+                Issue.record("expected dependencyNotFound, got \(events)")
+                return
+            }
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(HookMissingProbe.self))
+            #expect(name == nil)
         }
-        #expect(events.count == 1)
-        guard case let .dependencyNotFound(type, name, _)? = events.first?.error else {
-            Issue.record("expected dependencyNotFound, got \(events)")
-            return
-        }
-        #expect(ObjectIdentifier(type) == ObjectIdentifier(HookMissingProbe.self))
-        #expect(name == nil)
-    }
 
-    @Test func hearsACycleWithItsPath() {
-        let container = Container()
-        container.register(HookCycleA.self) { HookCycleA(try container.resolveOrThrow(HookCycleB.self)) }
-        container.register(HookCycleB.self) { HookCycleB(try container.resolveOrThrow(HookCycleA.self)) }
-        let events = errors(about: "WeaveDITests.HookCycle") { _ = container.resolve(HookCycleA.self) }
-        // Reported where it was detected; the factories that rethrew it do not report it again.
-        #expect(events.count == 1)
-        guard case let .circularDependency(path)? = events.first?.error else {
-            Issue.record("expected circularDependency, got \(events)")
-            return
+        @Test func hearsACycleWithItsPath() {
+            let container = Container()
+            container.register(HookCycleA.self) { HookCycleA(try container.resolveOrThrow(HookCycleB.self)) }
+            container.register(HookCycleB.self) { HookCycleB(try container.resolveOrThrow(HookCycleA.self)) }
+            let events = errors(about: "WeaveDITests.HookCycle") { _ = container.resolve(HookCycleA.self) }
+            // Reported where it was detected; the factories that rethrew it do not report it again.
+            #expect(events.count == 1)
+            guard case let .circularDependency(path)? = events.first?.error else {
+                Issue.record("expected circularDependency, got \(events)")
+                return
+            }
+            #expect(path == ["WeaveDITests.HookCycleA", "WeaveDITests.HookCycleB", "WeaveDITests.HookCycleA"])
         }
-        #expect(path == ["WeaveDITests.HookCycleA", "WeaveDITests.HookCycleB", "WeaveDITests.HookCycleA"])
-    }
 
-    @Test func hearsAFactoryThatThrewWithItsError() {
-        let container = Container()
-        container.register(HookThrowingProbe.self) { throw HookProbeError(code: 7) }
-        let events = errors(about: "WeaveDITests.HookThrowingProbe") { _ = container.resolve(HookThrowingProbe.self) }
-        #expect(events.count == 1)
-        guard case let .factoryFailed(type, _, underlying)? = events.first?.error else {
-            Issue.record("expected factoryFailed, got \(events)")
-            return
+        @Test func hearsAFactoryThatThrewWithItsError() {
+            let container = Container()
+            container.register(HookThrowingProbe.self) { throw HookProbeError(code: 7) }
+            let events = errors(about: "WeaveDITests.HookThrowingProbe") { _ = container.resolve(HookThrowingProbe.self) }
+            #expect(events.count == 1)
+            guard case let .factoryFailed(type, _, underlying)? = events.first?.error else {
+                Issue.record("expected factoryFailed, got \(events)")
+                return
+            }
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(HookThrowingProbe.self))
+            #expect(underlying as? HookProbeError == HookProbeError(code: 7))
         }
-        #expect(ObjectIdentifier(type) == ObjectIdentifier(HookThrowingProbe.self))
-        #expect(underlying as? HookProbeError == HookProbeError(code: 7))
-    }
 
-    @Test func hearsAnEndedScope() {
-        let container = Container()
-        container.register(HookScopedProbe.self, scope: .custom("hook-probe")) { HookScopedProbe() }
-        let instance = container.beginScope(.custom("hook-probe"))
-        instance.end()
-        let events = errors(about: "WeaveDITests.HookScopedProbe") {
-            container.withScope(instance) { _ = container.resolve(HookScopedProbe.self) }
+        @Test func hearsAnEndedScope() {
+            let container = Container()
+            container.register(HookScopedProbe.self, scope: .custom("hook-probe")) { HookScopedProbe() }
+            let instance = container.beginScope(.custom("hook-probe"))
+            instance.end()
+            let events = errors(about: "WeaveDITests.HookScopedProbe") {
+                container.withScope(instance) { _ = container.resolve(HookScopedProbe.self) }
+            }
+            #expect(events.count == 1)
+            guard case let .scopeEnded(scope, type)? = events.first?.error else {
+                Issue.record("expected scopeEnded, got \(events)")
+                return
+            }
+            #expect(scope == "hook-probe")
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(HookScopedProbe.self))
         }
-        #expect(events.count == 1)
-        guard case let .scopeEnded(scope, type)? = events.first?.error else {
-            Issue.record("expected scopeEnded, got \(events)")
-            return
-        }
-        #expect(scope == "hook-probe")
-        #expect(ObjectIdentifier(type) == ObjectIdentifier(HookScopedProbe.self))
-    }
 
-    @Test func hearsANestedFailureOnceThoughFactoriesRethrowIt() {
-        let container = Container()
-        container.register(HookNestedOuter.self) {
-            _ = try container.resolveOrThrow(HookNestedInner.self)
-            return HookNestedOuter()
+        @Test func hearsANestedFailureOnceThoughFactoriesRethrowIt() {
+            let container = Container()
+            container.register(HookNestedOuter.self) {
+                _ = try container.resolveOrThrow(HookNestedInner.self)
+                return HookNestedOuter()
+            }
+            var thrown: DIError?
+            let events = errors(about: "WeaveDITests.HookNested") {
+                do throws(DIError) { _ = try container.resolveOrThrow(HookNestedOuter.self) } catch { thrown = error }
+            }
+            #expect(events.count == 1)
+            #expect(events.first?.name == "WeaveDITests.HookNestedInner")
+            // The caller still gets the error, naming the missing inner type.
+            guard case let .dependencyNotFound(type, _, _)? = thrown else {
+                Issue.record("expected dependencyNotFound, got \(String(describing: thrown))")
+                return
+            }
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(HookNestedInner.self))
+            // The miss is counted once too.
+            #expect(container.statistics(for: HookNestedInner.self)?.misses == 1)
         }
-        var thrown: DIError?
-        let events = errors(about: "WeaveDITests.HookNested") {
-            do throws(DIError) { _ = try container.resolveOrThrow(HookNestedOuter.self) } catch { thrown = error }
-        }
-        #expect(events.count == 1)
-        #expect(events.first?.name == "WeaveDITests.HookNestedInner")
-        // The caller still gets the error, naming the missing inner type.
-        guard case let .dependencyNotFound(type, _, _)? = thrown else {
-            Issue.record("expected dependencyNotFound, got \(String(describing: thrown))")
-            return
-        }
-        #expect(ObjectIdentifier(type) == ObjectIdentifier(HookNestedInner.self))
-        // The miss is counted once too.
-        #expect(container.statistics(for: HookNestedInner.self)?.misses == 1)
-    }
 
-    @Test func hearsEachSeparateFailure() {
-        let container = Container()
-        let events = errors(about: "WeaveDITests.HookMissingProbe") {
-            _ = container.resolve(HookMissingProbe.self)
-            _ = container.resolve(HookMissingProbe.self)
+        @Test func hearsEachSeparateFailure() {
+            let container = Container()
+            let events = errors(about: "WeaveDITests.HookMissingProbe") {
+                _ = container.resolve(HookMissingProbe.self)
+                _ = container.resolve(HookMissingProbe.self)
+            }
+            #expect(events.count == 2)
         }
-        #expect(events.count == 2)
     }
 }

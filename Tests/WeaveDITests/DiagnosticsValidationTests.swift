@@ -193,15 +193,6 @@ struct BrokenGraph {
         #expect(container.validate().isValid)
     }
 
-    @Test func sandboxFailuresDoNotReachTheAppHooks() {
-        let heard = Recorder<String>()
-        let token = UnifiedDI.onResolutionError { name, _ in heard.append(name) }
-        defer { token.cancel() }
-        let report = BrokenGraph().container.validate()
-        #expect(!report.isValid)
-        #expect(heard.all.filter { $0.hasPrefix("WeaveDITests.V") }.isEmpty)
-    }
-
     @Test func validatesParentRegistrationsAndChildOverrides() throws {
         let parent = Container()
         parent.register(VParentOnly.self) { VParentOnly() }
@@ -267,3 +258,16 @@ struct BrokenGraph {
     }
 }
 
+extension DiagnosticsGlobalState {
+    /// Installs a process-wide error hook, so it runs with the other global-state tests.
+    @Suite struct ValidationHooks {
+        @Test func sandboxFailuresDoNotReachTheAppHooks() {
+            let heard = Recorder<String>()
+            let token = UnifiedDI.onResolutionError { name, _ in heard.append(name) }
+            defer { token.cancel() }
+            let report = BrokenGraph().container.validate()
+            #expect(!report.isValid)
+            #expect(heard.all.filter { $0.hasPrefix("WeaveDITests.V") }.isEmpty)
+        }
+    }
+}

@@ -16,6 +16,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// (see ``Container/duplicatePolicy``).
     case duplicateRegistration(Any.Type, name: String? = nil, first: SourceLocation, second: SourceLocation)
 
+    /// What went wrong, naming the types involved, and what to do about it.
     public var description: String {
         switch self {
         case let .dependencyNotFound(type, name, similar):
@@ -41,6 +42,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         }
     }
 
+    /// The same text as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 
     /// The type the error is about (the first of the path for a cycle).

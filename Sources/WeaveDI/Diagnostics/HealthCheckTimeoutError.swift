@@ -18,5 +18,6 @@ public struct HealthCheckTimeoutError: Error, Sendable, CustomStringConvertible,
         "The health check of \(service) did not finish within \(timeout) s."
     }
 
+    /// The same text as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

@@ -9,5 +9,6 @@ public struct ValidationError: Error, CustomStringConvertible, LocalizedError {
     /// The report, one problem per line.
     public var description: String { report.description }
 
+    /// The same text as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }

@@ -10,5 +10,6 @@ public struct VerificationError: Error, CustomStringConvertible, LocalizedError 
         "Critical dependencies cannot be resolved:\n" + failures.map { "- \($0.description)" }.joined(separator: "\n")
     }
 
+    /// The same text as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 }
