@@ -24,7 +24,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "WeaveDIDemo", dependencies: ["WeaveDI"]),
-        .testTarget(name: "WeaveDITests", dependencies: ["WeaveDI"]),
+        .testTarget(
+            name: "WeaveDITests",
+            dependencies: [
+                "WeaveDI",
+                // Diagnostics tests capture WeaveDI's log messages with a swift-log handler.
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

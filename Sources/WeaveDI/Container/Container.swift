@@ -27,6 +27,10 @@ public final class Container: @unchecked Sendable {
     let scopes = ScopeStorage()
     let graph = DependencyGraphRecorder()
     let statisticsStore = StatisticsStore()
+    /// Set on a validation sandbox: failures go here instead of to the app's hooks and log.
+    let failureSink: ValidationCollector?
+    /// Set on a validation sandbox: graph edges are recorded even while optimization is on.
+    @usableFromInline let alwaysRecordsGraph: Bool
 
     /// What to do when a type is registered again under the same name.
     public var duplicatePolicy: DuplicatePolicy {
@@ -45,7 +49,24 @@ public final class Container: @unchecked Sendable {
     public init(parent: Container? = nil) {
         self.parent = parent
         self.root = parent.map { $0.root ?? $0 }
+        self.failureSink = nil
+        self.alwaysRecordsGraph = false
     }
+
+    /// A validation sandbox: a root container whose failures and slow resolutions reach
+    /// `sink` only, and which never runs `AutoRegistering` (it is filled with copies instead).
+    init(sandboxReportingTo sink: ValidationCollector) {
+        self.parent = nil
+        self.root = nil
+        self.failureSink = sink
+        self.alwaysRecordsGraph = true
+        autoRegistrationState.store(2, ordering: .releasing)
+    }
+
+    /// Whether resolutions record dependency-graph edges: unless optimization is on. A sandbox
+    /// always records (validation needs the edges); the common path reads one atomic.
+    @inlinable @inline(__always)
+    var recordsGraph: Bool { !runtimeFlags.optimized.load(ordering: .relaxed) || alwaysRecordsGraph }
 
     @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
