@@ -8,6 +8,9 @@ let package = Package(
     ],
     products: [
         .library(name: "WeaveDI", targets: ["WeaveDI"]),
+        // Test support (Swift Testing traits, an XCTest base class); kept out of WeaveDI so apps
+        // never link the testing frameworks.
+        .library(name: "WeaveDITesting", targets: ["WeaveDITesting"]),
         .executable(name: "weavedi-demo", targets: ["WeaveDIDemo"]),
     ],
     dependencies: [
@@ -25,6 +28,16 @@ let package = Package(
         ),
         .executableTarget(name: "WeaveDIDemo", dependencies: ["WeaveDI"]),
         .testTarget(name: "WeaveDITests", dependencies: ["WeaveDI"]),
+        .target(name: "WeaveDITesting", dependencies: ["WeaveDI"]),
+        .testTarget(name: "WeaveDITestingTests", dependencies: ["WeaveDI", "WeaveDITesting"]),
+        // `extension Container: AutoRegistering` is process-wide, so its tests get a binary of their own.
+        .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI"]),
+        // The seeds' Swift 5 style (static var keys of non-Sendable protocols) must keep compiling.
+        .testTarget(
+            name: "SeedCompatSwift5Tests",
+            dependencies: ["WeaveDI"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,37 @@
+extension Container {
+    /// Runs a `Factory` key's default with its scope. A transient default runs directly (with
+    /// cycle detection, like any factory) and is never stored, so keys cost no registry space
+    /// until they are scoped. A scoped default is installed once in the root container — never
+    /// displacing what is there, so a concurrent `register` wins — and resolved from there, so a
+    /// `.singleton` default is built once per root container.
+    @usableFromInline
+    func resolveFactoryDefault<T>(
+        _ makeDefault: @escaping @Sendable () -> T,
+        key: RegistryKey,
+        scope: Scope,
+        site: SourceLocation
+    ) throws(DIError) -> T {
+        if scope.tag == 0 { return try runFactory(makeDefault, key: key, type: T.self) }
+        let home = root ?? self
+        do {
+            return try home.resolveCore(key: key, type: T.self)
+        } catch {
+            guard case .dependencyNotFound = error else { throw error }
+        }
+        home.storeIfAbsent(key: key, scope: scope, site: site, factory: makeDefault)
+        return try home.resolveCore(key: key, type: T.self)
+    }
+
+    /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
+    /// replaces nor reports a duplicate: racing callers install one record between them.
+    func storeIfAbsent<T>(key: RegistryKey, scope: Scope, site: SourceLocation, factory: @escaping @Sendable () throws -> T) {
+        registry.withSlotForWriting(id: key.id, type: T.self) { slot, sequence in
+            slot.lock.withLock {
+                guard slot.record(named: key.name) == nil else { return }
+                let record = TypedRecord(scope: scope, name: key.name, site: site, declaredDependencies: [],
+                                         sequence: sequence, factory: factory)
+                _ = slot.setRecord(record, named: key.name)
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+/// Reads a dependency on every access, from ``InjectedValues`` or from a ``Factory`` key.
+///
+/// ```swift
+/// public final class UserService {
+///     @Injected(\.apiClient) var apiClient              // InjectedValues
+/// }
+///
+/// class ViewModel: ObservableObject {
+///     @Injected(Container.accountLoader) var loader      // Factory key: AccountLoading?
+///     func load() {
+///         guard let loader else { return }
+///         accounts = loader.load()
+///     }
+/// }
+/// ```
+///
+/// Guarantees:
+/// - With a key path, every read returns `InjectedValues.current[keyPath:]`: the override set by
+///   the innermost enclosing ``withInjectedValues(_:operation:)`` of the reading task (or by the
+///   `.injectedValues` test trait), otherwise the key's default for the process (test, preview or
+///   live value).
+/// - With a `Factory` key, every read calls the key, so a registration made after the owner was
+///   created is seen (the "who's on first" problem of multi-module apps).
+/// - Nothing is cached in the wrapper: the getter is not `mutating`, and it works in structs,
+///   classes and `@MainActor` types.
+///
+/// In `Sendable` types: `Injected<Value>` is `Sendable` when `Value` is (see ``Inject`` for classes).
+@propertyWrapper
+public struct Injected<Value> {
+    @usableFromInline
+    enum Source {
+        case keyPath(KeyPath<InjectedValues, Value>)
+        case factory(Factory<Value>)
+    }
+
+    @usableFromInline let source: Source
+
+    /// Reads `InjectedValues.current[keyPath: keyPath]` on every access.
+    public init(_ keyPath: KeyPath<InjectedValues, Value>) {
+        source = .keyPath(keyPath)
+    }
+
+    /// Calls `factory` on every access.
+    public init(_ factory: Factory<Value>) {
+        source = .factory(factory)
+    }
+
+    /// The current value (see the type's guarantees).
+    @inlinable
+    public var wrappedValue: Value {
+        switch source {
+        case .keyPath(let keyPath): return InjectedValues.current[keyPath: keyPath]
+        case .factory(let factory): return factory()
+        }
+    }
+}
+
+extension Injected: @unchecked Sendable where Value: Sendable {}
