@@ -9,7 +9,7 @@ extension Container {
         _ makeDefault: @escaping @Sendable () -> T,
         key: RegistryKey,
         scope: Scope,
-        site: SourceLocation
+        site: @autoclosure () -> SourceLocation
     ) throws(DIError) -> T {
         if scope.tag == 0 { return try runFactory(makeDefault, key: key, type: T.self) }
         let home = root ?? self
@@ -18,7 +18,7 @@ extension Container {
         } catch {
             guard case .dependencyNotFound = error else { throw error }
         }
-        home.storeIfAbsent(key: key, scope: scope, site: site, factory: makeDefault)
+        home.storeIfAbsent(key: key, scope: scope, site: site(), factory: makeDefault)
         return try home.resolveCore(key: key, type: T.self)
     }
 

@@ -44,14 +44,15 @@ public struct Factory<T>: Sendable {
     @usableFromInline let scope: Scope
     @usableFromInline let makeDefault: (@Sendable () -> T)?
     let owner: String
-    let site: SourceLocation
+    let file: StaticString
+    let line: UInt
 
     /// Declares a key whose default is `factory`, run with `scope` (a new instance per resolution
     /// unless said otherwise).
     public init(
         scope: Scope = .transient,
-        file: String = #fileID,
-        line: Int = #line,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         _ factory: @escaping @Sendable () -> T
     ) {
         // Two odd ids per key (see RegistryKey): one for overrides, one for a scoped default.
@@ -60,20 +61,25 @@ public struct Factory<T>: Sendable {
         self.scope = scope
         self.makeDefault = factory
         self.owner = "a Factory key"
-        self.site = SourceLocation(fileID: file, line: line)
+        self.file = file
+        self.line = line
     }
 
     /// The property-wrapper form: every read resolves the registration of `T` (under `name`, if
     /// given) from `Container.shared`. The other parameters record where the property is
     /// declared, for the message a missing registration stops with.
-    public init(_ name: String? = nil, owner: String = #function, file: String = #fileID, line: Int = #line) {
+    public init(_ name: String? = nil, owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         self.keyID = 0
         self.name = name
         self.scope = .transient
         self.makeDefault = nil
         self.owner = owner
-        self.site = SourceLocation(fileID: file, line: line)
+        self.file = file
+        self.line = line
     }
+
+    /// Where the key or property is declared.
+    var site: SourceLocation { SourceLocation(fileID: "\(file)", line: Int(line)) }
 
     /// A new resolution on every read: `callAsFunction()`.
     public var wrappedValue: T { callAsFunction() }
@@ -99,7 +105,8 @@ public struct Factory<T>: Sendable {
         } catch {
             fatalError(InjectionTrap.message(
                 wrapper: keyID == 0 ? "@Factory" : "Factory", type: T.self, name: name,
-                owner: owner, site: site, error: error))
+                owner: owner, site: site, error: error),
+                file: file, line: line)
         }
     }
 

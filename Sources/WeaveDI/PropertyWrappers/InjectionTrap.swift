@@ -15,12 +15,10 @@ enum InjectionTrap {
         var text = "\(wrapper) could not provide \(ResolutionFrame.displayName(type, name))"
         text += " to \(owner) (declared at \(site)): \(error.description)"
         if case .dependencyNotFound = error {
-            let registration = name.map { "container.register(\"\($0)\", \(typeName).self) { ... }" }
-                ?? "container.register(\(typeName).self) { ... }"
-            text += " Register it before the property is first read, with `\(registration)` inside"
-            text += " `WeaveDI.Container.bootstrap` or `AutoRegistering.registerAllServices()`"
-            text += " (in tests: the `.container { ... }` trait), or declare the property"
-            text += " `@Inject var …: \(typeName)?` if it may be missing."
+            text += " The registration must exist before the first read: make it in"
+            text += " `WeaveDI.Container.bootstrap` or `AutoRegistering.registerAllServices()` (in tests,"
+            text += " the `.container { ... }` trait), or declare the property `@Inject var …: \(typeName)?`"
+            text += " if the dependency may be missing."
         }
         return text
     }

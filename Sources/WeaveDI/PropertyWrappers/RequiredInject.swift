@@ -24,16 +24,21 @@ public struct RequiredInject<T> {
     @usableFromInline let cell: WriteOnceCell<T>
     @usableFromInline let name: String?
     let owner: String
-    let site: SourceLocation
+    let file: StaticString
+    let line: UInt
 
     /// Injects the registration of `T`, or the one made under `name`. The other parameters record
     /// where the property is declared, for the message a missing dependency stops with.
-    public init(_ name: String? = nil, owner: String = #function, file: String = #fileID, line: Int = #line) {
+    public init(_ name: String? = nil, owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         self.cell = WriteOnceCell()
         self.name = name
         self.owner = owner
-        self.site = SourceLocation(fileID: file, line: line)
+        self.file = file
+        self.line = line
     }
+
+    /// Where the property is declared.
+    var site: SourceLocation { SourceLocation(fileID: "\(file)", line: Int(line)) }
 
     /// The resolved dependency; reading it traps when it cannot be resolved.
     @inlinable
@@ -50,7 +55,8 @@ public struct RequiredInject<T> {
         } catch {
             let error = container.report(error)
             fatalError(InjectionTrap.message(
-                wrapper: "@RequiredInject", type: T.self, name: name, owner: owner, site: site, error: error))
+                wrapper: "@RequiredInject", type: T.self, name: name, owner: owner, site: site, error: error),
+                file: file, line: line)
         }
     }
 }
