@@ -73,11 +73,37 @@ extension InjectedValues {
     }
 
     var counted: Int { self[CountedKey.self] }
+
+    var eventBus: InjectedEventBus {
+        get { self[InjectedEventBusKey.self] }
+        set { self[InjectedEventBusKey.self] = newValue }
+    }
+}
+
+protocol InjectedEventBus {
+    func publish(_ event: String)
+}
+
+final class MockInjectedEventBus: InjectedEventBus {
+    let onPublish: (String) -> Void
+    init(onPublish: @escaping (String) -> Void) { self.onPublish = onPublish }
+    func publish(_ event: String) { onPublish(event) }
+}
+
+struct NoOpEventBus: InjectedEventBus {
+    func publish(_ event: String) {}
+}
+
+struct InjectedEventBusKey: InjectedKey {
+    static var liveValue: InjectedEventBus { NoOpEventBus() }
 }
 
 final class InjectedUserService {
     @Injected(\.apiClient) var apiClient
     @Injected(\.greeting) var greeting
+    @Injected(\.eventBus) var eventBus
+
+    func login() { eventBus.publish("UserLoggedInEvent") }
 
     func currentTag() -> String { apiClient.tag }
 }
@@ -250,6 +276,23 @@ struct InjectedValuesTests {
             try await Task.sleep(nanoseconds: 1_000)
             #expect(service.apiClient.tag == "seed")
             orderLoadCalled = true
+        }
+        #expect(orderLoadCalled)
+    }
+
+    @Test("seed 003's integration test: the update closure hands a mock a closure that changes a local")
+    @MainActor
+    func seedIntegrationShape() async {
+        var orderLoadCalled = false
+        await withInjectedValues { values in
+            values.apiClient = MockInjectedAPIClient()
+            values.eventBus = MockInjectedEventBus { event in
+                if event == "UserLoggedInEvent" { orderLoadCalled = true }
+            }
+        } operation: {
+            let service = InjectedUserService()
+            await Task.yield()
+            service.login()
         }
         #expect(orderLoadCalled)
     }
