@@ -319,6 +319,21 @@ struct InjectedValuesTests {
     }
 }
 
+@Suite("@Injected forms")
+struct InjectedFormsTests {
+    @Test("a key path held in a variable works as well as a literal")
+    func keyPathVariable() {
+        let path: KeyPath<InjectedValues, String> = \.greeting
+        let fromVariable = Injected(path)
+        let fromLiteral = Injected(\.greeting)
+        #expect(fromVariable.wrappedValue == "hello")
+        withInjectedValues { $0.greeting = "changed" } operation: {
+            #expect(fromVariable.wrappedValue == "changed")
+            #expect(fromLiteral.wrappedValue == "changed")
+        }
+    }
+}
+
 @Suite("InjectionContext detection")
 struct InjectionContextTests {
     private func detect(

@@ -81,8 +81,8 @@ struct RequiredInjectTests {
     @Test("the owner and declaration site are captured where the property is declared")
     func capturesOwner() {
         let owner = CheckoutViewModel()
-        #expect(owner.analyticsWrapper.owner == "CheckoutViewModel")
-        #expect(owner.analyticsWrapper.site.fileID.hasSuffix("RequiredInjectTests.swift"))
+        #expect(owner.analyticsWrapper.cell.owner == "CheckoutViewModel")
+        #expect(owner.analyticsWrapper.cell.site.fileID.hasSuffix("RequiredInjectTests.swift"))
     }
 
     @Test("a missing dependency stops the program with that message")

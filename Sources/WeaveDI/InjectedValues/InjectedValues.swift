@@ -24,36 +24,45 @@ public struct InjectedValues: Sendable {
 
     /// The entry for `key`: the override set on this value, or else the key's default for the
     /// process's ``InjectionContext`` (computed once per key and kept).
+    @inlinable
     public subscript<K: InjectedKey>(key: K.Type) -> K.Value {
         get {
-            if let box = overrides.values[ObjectIdentifier(key)] as? OverrideBox<K.Value> { return box.value }
+            if !overrides.values.isEmpty, let box = overrides.values[ObjectIdentifier(key)] {
+                // Entries are stored under their key's identity only, so the box's type is known.
+                return unsafeDowncast(box, to: ValueBox<K.Value>.self).value
+            }
             return InjectedDefaults.shared.value(for: key)
         }
         set {
-            overrides.values[ObjectIdentifier(key)] = OverrideBox(value: newValue)
+            overrides.values[ObjectIdentifier(key)] = ValueBox(newValue)
         }
     }
 
     /// The values in effect for the current task: the innermost ``withInjectedValues(_:operation:)``
     /// override of this task (inherited by the tasks it creates), or the defaults.
+    @inlinable
     public static var current: InjectedValues { bound }
 
     /// The context whose values the defaults are: test, preview or live.
     public static var context: InjectionContext { InjectionContext.current }
 
-    @TaskLocal static var bound = InjectedValues()
+    @TaskLocal @usableFromInline static var bound = InjectedValues()
 
     /// Overridden entries by key. Values set in an override are shared with the tasks that
     /// inherit it, as a registered instance is: the caller decides they may be shared, which is
     /// why the box is unchecked.
     @usableFromInline
     struct Overrides: @unchecked Sendable {
-        @usableFromInline var values: [ObjectIdentifier: Any] = [:]
-    }
+        @usableFromInline var values: [ObjectIdentifier: AnyObject] = [:]
 
-    /// Wraps an entry so reading it back is an exact type check, even for optional values.
-    @usableFromInline
-    struct OverrideBox<Value> {
-        @usableFromInline let value: Value
+        @usableFromInline init() {}
     }
+}
+
+/// Holds one entry's value (an override or a cached default) under its key's identity.
+@usableFromInline
+final class ValueBox<Value> {
+    @usableFromInline let value: Value
+
+    @usableFromInline init(_ value: Value) { self.value = value }
 }

@@ -38,14 +38,9 @@ import Atomics
 /// ``resolveOrThrow(in:)`` to get those as errors instead.
 @propertyWrapper
 public struct Factory<T>: Sendable {
-    /// 0 for the property-wrapper form, which resolves the registration of `T` itself.
-    @usableFromInline let keyID: UInt
-    @usableFromInline let name: String?
-    @usableFromInline let scope: Scope
-    @usableFromInline let makeDefault: (@Sendable () -> T)?
-    let owner: String
-    let file: StaticString
-    let line: UInt
+    /// Everything the factory needs, behind one reference so copying a `Factory` (which every
+    /// read of an `@Injected` or `@Factory` property does) costs one retain.
+    @usableFromInline let definition: FactoryDefinition<T>
 
     /// Declares a key whose default is `factory`, run with `scope` (a new instance per resolution
     /// unless said otherwise).
@@ -56,63 +51,51 @@ public struct Factory<T>: Sendable {
         _ factory: @escaping @Sendable () -> T
     ) {
         // Two odd ids per key (see RegistryKey): one for overrides, one for a scoped default.
-        self.keyID = (factoryKeyCounter.loadThenWrappingIncrement(ordering: .relaxed) << 2) | 1
-        self.name = nil
-        self.scope = scope
-        self.makeDefault = factory
-        self.owner = "a Factory key"
-        self.file = file
-        self.line = line
+        let keyID = (factoryKeyCounter.loadThenWrappingIncrement(ordering: .relaxed) << 2) | 1
+        definition = FactoryDefinition(
+            keyID: keyID, overrideKey: RegistryKey(rawID: keyID, name: nil), name: nil, scope: scope,
+            makeDefault: factory, owner: "a Factory key", file: file, line: line)
     }
 
     /// The property-wrapper form: every read resolves the registration of `T` (under `name`, if
     /// given) from `Container.shared`. The other parameters record where the property is
     /// declared, for the message a missing registration stops with.
     public init(_ name: String? = nil, owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
-        self.keyID = 0
-        self.name = name
-        self.scope = .transient
-        self.makeDefault = nil
-        self.owner = owner
-        self.file = file
-        self.line = line
+        definition = FactoryDefinition(
+            keyID: 0, overrideKey: RegistryKey(T.self, name: name), name: name, scope: .transient,
+            makeDefault: nil, owner: owner, file: file, line: line)
     }
 
-    /// Where the key or property is declared.
-    var site: SourceLocation { SourceLocation(fileID: "\(file)", line: Int(line)) }
+    /// 0 for the property-wrapper form, which resolves the registration of `T` itself.
+    var keyID: UInt { definition.keyID }
 
     /// A new resolution on every read: `callAsFunction()`.
+    @inlinable
     public var wrappedValue: T { callAsFunction() }
-
-    @usableFromInline var overrideKey: RegistryKey {
-        keyID == 0 ? RegistryKey(T.self, name: name) : RegistryKey(rawID: keyID, name: nil)
-    }
-
-    @usableFromInline var defaultKey: RegistryKey { RegistryKey(rawID: keyID | 2, name: nil) }
 
     // MARK: Resolving
 
     /// Resolves from `Container.shared`: the registered factory, or the key's default.
+    @inlinable
     public func callAsFunction() -> T {
         resolve(in: Container.shared)
     }
 
     /// Resolves from `container`: the registered factory, or the key's default. Traps where
     /// ``resolveOrThrow(in:)`` would throw (see the type's documentation).
+    @inlinable
     public func resolve(in container: Container) -> T {
         do {
-            return try resolveOrThrow(in: container)
+            return try resolveCore(in: container)
         } catch {
-            fatalError(InjectionTrap.message(
-                wrapper: keyID == 0 ? "@Factory" : "Factory", type: T.self, name: name,
-                owner: owner, site: site, error: error),
-                file: file, line: line)
+            trap(container.report(error))
         }
     }
 
     /// Resolves from `container` (`Container.shared` by default), or throws why it could not: a
     /// cycle, an ended scope, or — for the property-wrapper form — a missing registration or a
     /// factory that threw. Failures also reach `UnifiedDI.onResolutionError`.
+    @inlinable
     public func resolveOrThrow(in container: Container = .shared) throws(DIError) -> T {
         do {
             return try resolveCore(in: container)
@@ -121,14 +104,35 @@ public struct Factory<T>: Sendable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func resolveCore(in container: Container) throws(DIError) -> T {
-        do {
-            return try container.resolveCore(key: overrideKey, type: T.self)
-        } catch {
-            guard let makeDefault, case .dependencyNotFound = error else { throw error }
-            return try container.resolveFactoryDefault(makeDefault, key: defaultKey, scope: scope, site: site)
+        let definition = definition
+        guard let makeDefault = definition.makeDefault else {
+            return try container.resolveCore(key: definition.overrideKey, type: T.self)
         }
+        // Most keys are never overridden: skip the lookup (and the error it would throw) when
+        // no container in the chain ever held a registration under the key.
+        container.ensureAutoRegistered()
+        if container.hasSlot(forKeyID: definition.keyID) {
+            do {
+                return try container.resolveCore(key: definition.overrideKey, type: T.self)
+            } catch {
+                guard case .dependencyNotFound = error else { throw error }
+            }
+        }
+        return try container.resolveFactoryDefault(
+            makeDefault, key: RegistryKey(rawID: definition.keyID | 2, name: nil), scope: definition.scope,
+            site: definition.site)
+    }
+
+    /// Stops the program for a resolution that has no value to return (kept out of line so the
+    /// inlined resolution path stays small).
+    @usableFromInline
+    func trap(_ error: DIError) -> Never {
+        fatalError(InjectionTrap.message(
+            wrapper: definition.keyID == 0 ? "@Factory" : "Factory", type: T.self, name: definition.name,
+            owner: definition.owner, site: definition.site, error: error),
+            file: definition.file, line: definition.line)
     }
 
     // MARK: Registering
@@ -145,7 +149,7 @@ public struct Factory<T>: Sendable {
         line: Int = #line,
         factory: @escaping @Sendable () -> T
     ) -> RegistrationHandle {
-        container.store(key: overrideKey, scope: scope, dependencies: [],
+        container.store(key: definition.overrideKey, scope: scope, dependencies: [],
                         site: SourceLocation(fileID: file, line: line), factory: factory)
     }
 
@@ -154,9 +158,40 @@ public struct Factory<T>: Sendable {
     /// a registration.
     @discardableResult
     public func reset(in container: Container = .shared) -> Bool {
-        container.remove(key: overrideKey, onlyIf: nil)
+        container.remove(key: definition.overrideKey, onlyIf: nil)
     }
 }
 
 /// Numbers the keys; each key takes two odd registry ids derived from its number.
 let factoryKeyCounter = ManagedAtomic<UInt>(1)
+
+/// What a ``Factory`` is: immutable, shared by every copy of it.
+@usableFromInline
+final class FactoryDefinition<T>: Sendable {
+    /// An odd number for a key (its overrides' registry id; `keyID | 2` is its scoped default's);
+    /// 0 for the property-wrapper form, which resolves the registration of `T` itself.
+    @usableFromInline let keyID: UInt
+    /// Where overrides (or, for the property-wrapper form, `T`'s registrations) are stored.
+    @usableFromInline let overrideKey: RegistryKey
+    @usableFromInline let name: String?
+    @usableFromInline let scope: Scope
+    @usableFromInline let makeDefault: (@Sendable () -> T)?
+    let owner: String
+    let file: StaticString
+    let line: UInt
+
+    init(keyID: UInt, overrideKey: RegistryKey, name: String?, scope: Scope, makeDefault: (@Sendable () -> T)?,
+         owner: String, file: StaticString, line: UInt) {
+        self.keyID = keyID
+        self.overrideKey = overrideKey
+        self.name = name
+        self.scope = scope
+        self.makeDefault = makeDefault
+        self.owner = owner
+        self.file = file
+        self.line = line
+    }
+
+    /// Where the key or property is declared.
+    @usableFromInline var site: SourceLocation { SourceLocation(fileID: "\(file)", line: Int(line)) }
+}

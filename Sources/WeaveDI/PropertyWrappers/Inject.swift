@@ -29,12 +29,10 @@
 @propertyWrapper
 public struct Inject<T> {
     @usableFromInline let cell: WriteOnceCell<T>
-    @usableFromInline let name: String?
 
     /// Injects the registration of `T`, or the one made under `name`.
     public init(_ name: String? = nil) {
-        self.cell = WriteOnceCell()
-        self.name = name
+        self.cell = WriteOnceCell(name: name)
     }
 
     /// The resolved dependency, or `nil` while it cannot be resolved.
@@ -48,7 +46,7 @@ public struct Inject<T> {
     func resolveFirst() -> T? {
         let container = Container.shared
         do {
-            return cell.publish(try container.resolveCore(T.self, name: name))
+            return cell.publish(try container.resolveCore(T.self, name: cell.name))
         } catch {
             container.report(error)
             return nil

@@ -24,20 +24,34 @@
 /// - Nothing is cached in the wrapper: the getter is not `mutating`, and it works in structs,
 ///   classes and `@MainActor` types.
 ///
-/// In `Sendable` types: `Injected<Value>` is `Sendable` when `Value` is (see ``Inject`` for classes).
+/// In `Sendable` types: `Injected<Value>` is `Sendable` when `Value` is (see ``Inject`` for classes):
+/// it only reads shared, immutable state.
 @propertyWrapper
 public struct Injected<Value> {
     @usableFromInline
     enum Source {
-        case keyPath(KeyPath<InjectedValues, Value>)
+        case values(@Sendable (InjectedValues) -> Value)
         case factory(Factory<Value>)
     }
 
     @usableFromInline let source: Source
 
-    /// Reads `InjectedValues.current[keyPath: keyPath]` on every access.
+    /// Reads `read(InjectedValues.current)` on every access.
+    ///
+    /// A key path literal, as in `@Injected(\.apiClient)`, lands here: Swift turns it into a
+    /// direct call of the entry's getter, which is several times cheaper than applying a key path
+    /// at run time.
+    public init(_ read: @escaping @Sendable (InjectedValues) -> Value) {
+        source = .values(read)
+    }
+
+    /// Reads `InjectedValues.current[keyPath: keyPath]` on every access (for a key path held in a
+    /// variable; a literal uses the faster closure form).
+    @_disfavoredOverload
     public init(_ keyPath: KeyPath<InjectedValues, Value>) {
-        source = .keyPath(keyPath)
+        // Key paths are immutable once formed, so sharing one between threads is safe.
+        let keyPath = UncheckedBox(keyPath)
+        source = .values { $0[keyPath: keyPath.value] }
     }
 
     /// Calls `factory` on every access.
@@ -49,7 +63,7 @@ public struct Injected<Value> {
     @inlinable
     public var wrappedValue: Value {
         switch source {
-        case .keyPath(let keyPath): return InjectedValues.current[keyPath: keyPath]
+        case .values(let read): return read(InjectedValues.current)
         case .factory(let factory): return factory()
         }
     }

@@ -22,23 +22,12 @@
 @propertyWrapper
 public struct RequiredInject<T> {
     @usableFromInline let cell: WriteOnceCell<T>
-    @usableFromInline let name: String?
-    let owner: String
-    let file: StaticString
-    let line: UInt
 
     /// Injects the registration of `T`, or the one made under `name`. The other parameters record
     /// where the property is declared, for the message a missing dependency stops with.
     public init(_ name: String? = nil, owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
-        self.cell = WriteOnceCell()
-        self.name = name
-        self.owner = owner
-        self.file = file
-        self.line = line
+        self.cell = WriteOnceCell(name: name, owner: owner, file: file, line: line)
     }
-
-    /// Where the property is declared.
-    var site: SourceLocation { SourceLocation(fileID: "\(file)", line: Int(line)) }
 
     /// The resolved dependency; reading it traps when it cannot be resolved.
     @inlinable
@@ -51,12 +40,13 @@ public struct RequiredInject<T> {
     func resolveFirst() -> T {
         let container = Container.shared
         do {
-            return cell.publish(try container.resolveCore(T.self, name: name))
+            return cell.publish(try container.resolveCore(T.self, name: cell.name))
         } catch {
             let error = container.report(error)
             fatalError(InjectionTrap.message(
-                wrapper: "@RequiredInject", type: T.self, name: name, owner: owner, site: site, error: error),
-                file: file, line: line)
+                wrapper: "@RequiredInject", type: T.self, name: cell.name, owner: cell.owner, site: cell.site,
+                error: error),
+                file: cell.file, line: cell.line)
         }
     }
 }
