@@ -63,6 +63,15 @@ private final class MainActorProcessingService {
     @Factory var processor: TemporaryProcessor
 }
 
+/// Seed 002's Resolver-style view model.
+private final class ResolverStyleViewModel {
+    @Injected var loader: AccountLoading
+    @Injected("backup") var backupLoader: AccountLoading
+    var accounts: [String] = []
+
+    func load() { accounts = loader.load() }
+}
+
 private final class BrokenService {
     @Factory var processor: NotRegisteredProcessor
 }
@@ -302,6 +311,32 @@ struct FactoryWrapperTests {
         _ = withFreshContainer { _ in
             #expect(throws: DIError.self) { try Factory<NotRegisteredProcessor>().resolveOrThrow() }
         }
+    }
+
+    @Test("Resolver-style @Injected resolves the registered type on every read")
+    func resolverStyleInjected() {
+        withFreshContainer { container in
+            let viewModel = ResolverStyleViewModel()
+            container.register(AccountLoading.self) { AccountLoader(accounts: ["a"]) }
+            container.register("backup", AccountLoading.self) { AccountLoader(accounts: ["b"]) }
+            viewModel.load()
+            #expect(viewModel.accounts == ["a"])
+            #expect(viewModel.backupLoader.load() == ["b"])
+            container.register(AccountLoading.self) { AccountLoader(accounts: ["replaced"]) }
+            viewModel.load()
+            #expect(viewModel.accounts == ["replaced"])
+        }
+    }
+
+    @Test("Resolver-style @Injected stops the program when nothing is registered")
+    func resolverStyleInjectedTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Container.withShared(Container()) { ResolverStyleViewModel().load() }
+        }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("@Injected could not provide"))
+        #expect(stderr.contains("AccountLoading"))
+        #expect(stderr.contains("ResolverStyleViewModel"))
     }
 
     @Test("reading an unregistered @Factory stops the program with a precise message")

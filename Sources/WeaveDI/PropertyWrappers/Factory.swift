@@ -54,16 +54,21 @@ public struct Factory<T>: Sendable {
         let keyID = (factoryKeyCounter.loadThenWrappingIncrement(ordering: .relaxed) << 2) | 1
         definition = FactoryDefinition(
             keyID: keyID, overrideKey: RegistryKey(rawID: keyID, name: nil), name: nil, scope: scope,
-            makeDefault: factory, owner: "a Factory key", file: file, line: line)
+            makeDefault: factory, wrapper: "Factory", owner: "a Factory key", file: file, line: line)
     }
 
     /// The property-wrapper form: every read resolves the registration of `T` (under `name`, if
     /// given) from `Container.shared`. The other parameters record where the property is
     /// declared, for the message a missing registration stops with.
     public init(_ name: String? = nil, owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+        self.init(resolving: name, wrapper: "@Factory", owner: owner, file: file, line: line)
+    }
+
+    /// The property-wrapper form, named `wrapper` in trap messages.
+    init(resolving name: String?, wrapper: String, owner: String, file: StaticString, line: UInt) {
         definition = FactoryDefinition(
             keyID: 0, overrideKey: RegistryKey(T.self, name: name), name: name, scope: .transient,
-            makeDefault: nil, owner: owner, file: file, line: line)
+            makeDefault: nil, wrapper: wrapper, owner: owner, file: file, line: line)
     }
 
     /// 0 for the property-wrapper form, which resolves the registration of `T` itself.
@@ -130,7 +135,7 @@ public struct Factory<T>: Sendable {
     @usableFromInline
     func trap(_ error: DIError) -> Never {
         fatalError(InjectionTrap.message(
-            wrapper: definition.keyID == 0 ? "@Factory" : "Factory", type: T.self, name: definition.name,
+            wrapper: definition.wrapper, type: T.self, name: definition.name,
             owner: definition.owner, site: definition.site, error: error),
             file: definition.file, line: definition.line)
     }
@@ -176,12 +181,15 @@ final class FactoryDefinition<T>: Sendable {
     @usableFromInline let name: String?
     @usableFromInline let scope: Scope
     @usableFromInline let makeDefault: (@Sendable () -> T)?
+    /// How trap messages name the API: `Factory`, `@Factory` or `@Injected`.
+    let wrapper: String
     let owner: String
     let file: StaticString
     let line: UInt
 
     init(keyID: UInt, overrideKey: RegistryKey, name: String?, scope: Scope, makeDefault: (@Sendable () -> T)?,
-         owner: String, file: StaticString, line: UInt) {
+         wrapper: String, owner: String, file: StaticString, line: UInt) {
+        self.wrapper = wrapper
         self.keyID = keyID
         self.overrideKey = overrideKey
         self.name = name

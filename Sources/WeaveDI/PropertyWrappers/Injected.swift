@@ -21,6 +21,8 @@
 ///   live value).
 /// - With a `Factory` key, every read calls the key, so a registration made after the owner was
 ///   created is seen (the "who's on first" problem of multi-module apps).
+/// - With no argument (or a name), every read resolves `Value`'s registration from
+///   `Container.shared`, and stops the program when there is none (see ``init(_:owner:file:line:)``).
 /// - Nothing is cached in the wrapper: the getter is not `mutating`, and it works in structs,
 ///   classes and `@MainActor` types.
 ///
@@ -57,6 +59,17 @@ public struct Injected<Value> {
     /// Calls `factory` on every access.
     public init(_ factory: Factory<Value>) {
         source = .factory(factory)
+    }
+
+    /// Resolves `Value`'s registration (under `name`, if given) from `Container.shared` on every
+    /// access — the Resolver-style `@Injected var loader: AccountLoading` of seed 002.
+    ///
+    /// Like a non-optional ``Factory`` property, a read that cannot resolve `Value` **stops the
+    /// program** with a message naming the type, the declaring type, the declaration's file and
+    /// line, look-alike registrations and how to register it. Declare the property optional with
+    /// ``Inject`` (or use a `Factory` key with an optional value) when the dependency may be missing.
+    public init(_ name: String? = nil, owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
+        source = .factory(Factory(resolving: name, wrapper: "@Injected", owner: owner, file: file, line: line))
     }
 
     /// The current value (see the type's guarantees).
