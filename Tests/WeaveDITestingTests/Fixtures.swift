@@ -63,7 +63,7 @@ actor Rendezvous {
 
     func arrive(_ group: String, expecting count: Int) async {
         arrived[group, default: 0] += 1
-        for _ in 0..<500 where arrived[group, default: 0] < count {
+        for _ in 0..<200 where arrived[group, default: 0] < count {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
     }

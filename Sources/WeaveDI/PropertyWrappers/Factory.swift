@@ -22,8 +22,9 @@ import Atomics
 ///   in that container, from any thread; ``reset(in:)`` or the container's `reset()` drops it.
 /// - Every `Factory { }` expression makes a new key. Declare keys as `static let`: a key made per
 ///   call or per object would never see registrations made for another one.
-/// - `Factory` is `Sendable` whatever `T` is — it holds only an id and a `@Sendable` closure — so
-///   `static let` keys of non-`Sendable` protocol types compile in Swift 6.
+/// - `Factory` is `Sendable` whatever `T` is — it holds no `T`, only an immutable definition (an
+///   id, a scope and a `@Sendable` closure) — so `static let` keys of non-`Sendable` protocol types
+///   compile in Swift 6.
 ///
 /// **As a property wrapper**, `@Factory var processor: TemporaryProcessor` resolves the
 /// registration of `TemporaryProcessor` from `Container.shared` on **every** read, so a transient
@@ -159,8 +160,8 @@ public struct Factory<T>: Sendable {
     }
 
     /// Drops what ``register(scope:in:file:line:factory:)`` registered in `container`
-    /// (`Container.shared` by default), so the default applies again. Returns whether there was
-    /// a registration.
+    /// (`Container.shared` by default), so the default applies again. For the property-wrapper
+    /// form this removes `T`'s registration. Returns whether there was a registration.
     @discardableResult
     public func reset(in container: Container = .shared) -> Bool {
         container.remove(key: definition.overrideKey, onlyIf: nil)
