@@ -18,9 +18,9 @@ final class FactoryWidget: @unchecked Sendable {
     init(serial: Int) { self.serial = serial }
 }
 
-private let singletonDefaults = Counter()
-private let transientDefaults = Counter()
-private let caughtCycles = Collector<DIError>()
+private let singletonDefaults = InvocationCounter()
+private let transientDefaults = InvocationCounter()
+private let caughtCycles = ThreadSafeCollector<DIError>()
 
 extension Container {
     // Compiles in Swift 6 mode although AccountLoading is not Sendable.
@@ -148,8 +148,8 @@ struct FactoryKeyTests {
     func singletonDefaultRace() {
         for _ in 0..<20 {
             let container = Container()
-            let seen = Collector<ObjectIdentifier>()
-            concurrently(threads: 8) { _ in
+            let seen = ThreadSafeCollector<ObjectIdentifier>()
+            runConcurrently(threads: 8) { _ in
                 seen.append(ObjectIdentifier(Container.singletonWidget.resolve(in: container)))
             }
             #expect(Set(seen.values).count == 1)
@@ -169,8 +169,8 @@ struct FactoryKeyTests {
     @Test("registering while other threads resolve is safe, and later resolutions see the registration")
     func concurrentRegisterAndResolve() {
         let container = Container()
-        let results = Collector<Bool>()
-        concurrently(threads: 8) { index in
+        let results = ThreadSafeCollector<Bool>()
+        runConcurrently(threads: 8) { index in
             if index == 0 {
                 Container.accountLoader.register(in: container) { AccountLoader() }
             } else {
@@ -185,7 +185,7 @@ struct FactoryKeyTests {
     func defaultIsNotADuplicate() {
         let container = Container()
         container.duplicatePolicy = .reject
-        let heard = Collector<DIError>()
+        let heard = ThreadSafeCollector<DIError>()
         let token = UnifiedDI.onResolutionError { _, error in
             if case .duplicateRegistration = error { heard.append(error) }
         }

@@ -48,7 +48,7 @@ struct InjectTests {
     @Test("resolves on first read and keeps the instance, even for a transient registration")
     func keepsFirstInstance() {
         withFreshContainer { container in
-            let built = Counter()
+            let built = InvocationCounter()
             container.register(InjectRepository.self) { InjectRepositoryImpl(id: built.next()) }
             let owner = InjectOwner()
             #expect(built.value == 0, "nothing resolves before the first read")
@@ -130,7 +130,7 @@ struct InjectTests {
     @Test("racing first reads keep exactly one instance and all threads get it")
     func racingFirstReads() {
         let container = Container()
-        let built = Counter()
+        let built = InvocationCounter()
         container.register(InjectRepository.self) {
             // Widen the window in which several threads are inside the first resolution.
             Thread.sleep(forTimeInterval: 0.001)
@@ -138,8 +138,8 @@ struct InjectTests {
         }
         for _ in 0..<20 {
             let owner = SharedInjectOwner()
-            let seen = Collector<ObjectIdentifier>()
-            concurrently(threads: 8) { _ in
+            let seen = ThreadSafeCollector<ObjectIdentifier>()
+            runConcurrently(threads: 8) { _ in
                 Container.withShared(container) {
                     if let repository = owner.repository { seen.append(ObjectIdentifier(repository)) }
                 }
@@ -154,7 +154,7 @@ struct InjectTests {
 
     @Test("a miss is reported to onResolutionError")
     func missIsReported() {
-        let heard = Collector<String>()
+        let heard = ThreadSafeCollector<String>()
         let token = UnifiedDI.onResolutionError { name, _ in
             if name.contains("InjectNeverRegistered") { heard.append(name) }
         }

@@ -32,8 +32,8 @@ enum RegionKey: InjectedKey {
     static let liveValue = "live-region"
 }
 
-private let countedDefaults = Counter()
-private let racedDefaults = Counter()
+private let countedDefaults = InvocationCounter()
+private let racedDefaults = InvocationCounter()
 
 enum CountedKey: InjectedKey {
     static var liveValue: Int { countedDefaults.next() }
@@ -156,8 +156,8 @@ struct InjectedValuesTests {
 
     @Test("a default raced by many threads is computed exactly once")
     func defaultRace() {
-        let seen = Collector<Int>()
-        concurrently(threads: 8) { _ in seen.append(InjectedValues.current[RacedKey.self]) }
+        let seen = ThreadSafeCollector<Int>()
+        runConcurrently(threads: 8) { _ in seen.append(InjectedValues.current[RacedKey.self]) }
         #expect(racedDefaults.value == 1)
         #expect(Set(seen.values) == [1])
     }

@@ -18,7 +18,7 @@ func withFreshContainer<R>(
 }
 
 /// A thread-safe counter for factories and defaults.
-final class Counter: @unchecked Sendable {
+final class InvocationCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
@@ -27,7 +27,7 @@ final class Counter: @unchecked Sendable {
 }
 
 /// Runs `body` on `threads` threads at once, starting them together, and waits for all of them.
-func concurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let start = DispatchSemaphore(value: 0)
     let group = DispatchGroup()
     for index in 0..<threads {
@@ -43,7 +43,7 @@ func concurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
 }
 
 /// Collects values from many threads.
-final class Collector<Value>: @unchecked Sendable {
+final class ThreadSafeCollector<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var storage: [Value] = []
 
