@@ -75,8 +75,10 @@ public final class Container: @unchecked Sendable {
     /// The process-wide container.
     @usableFromInline static let processWide = Container()
 
-    /// Number of live `withShared` bindings; while zero, `shared` skips the task-local lookup.
-    @usableFromInline static let bindingCount = ManagedAtomic<Int>(0)
+    /// Set, and never cleared, by the first `withShared`: until then `shared` skips the task-local
+    /// lookup. Never cleared because a task created inside a binding may outlive it and must keep
+    /// seeing its container.
+    @usableFromInline static let bindingsUsed = ManagedAtomic<Bool>(false)
 
     @TaskLocal static var boundContainer: Container?
 
@@ -87,7 +89,7 @@ public final class Container: @unchecked Sendable {
     /// container of its own.
     @inlinable
     public static var shared: Container {
-        if bindingCount.load(ordering: .relaxed) == 0 { return processWide }
+        if !bindingsUsed.load(ordering: .relaxed) { return processWide }
         return boundShared()
     }
 
@@ -97,8 +99,7 @@ public final class Container: @unchecked Sendable {
     /// Runs `operation` with `container` as ``shared`` for the current task and the tasks it
     /// creates. Other tasks keep seeing their own shared container.
     public static func withShared<R>(_ container: Container, operation: () throws -> R) rethrows -> R {
-        bindingCount.wrappingIncrement(ordering: .relaxed)
-        defer { bindingCount.wrappingDecrement(ordering: .relaxed) }
+        if !bindingsUsed.load(ordering: .relaxed) { bindingsUsed.store(true, ordering: .relaxed) }
         return try $boundContainer.withValue(container, operation: operation)
     }
 
@@ -109,8 +110,7 @@ public final class Container: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        bindingCount.wrappingIncrement(ordering: .relaxed)
-        defer { bindingCount.wrappingDecrement(ordering: .relaxed) }
+        if !bindingsUsed.load(ordering: .relaxed) { bindingsUsed.store(true, ordering: .relaxed) }
         return try await $boundContainer.withValue(container, operation: operation, isolation: isolation)
     }
 
