@@ -42,7 +42,7 @@ public struct ModuleFactoryManager: Sendable {
     private var lastRegistration: ModuleRegistrationStatistics?
 
     /// A manager with empty built-in factories.
-    public init(batchSize: Int = 64, validatesDeclaredDependencies: Bool = true) {
+    public init(batchSize: Int = 256, validatesDeclaredDependencies: Bool = true) {
         self.repositoryFactory = RepositoryModuleFactory()
         self.useCaseFactory = UseCaseModuleFactory()
         self.scopeFactory = ScopeModuleFactory()
@@ -172,15 +172,24 @@ public struct ModuleFactoryManager: Sendable {
 
     /// Registers `modules` in consecutive batches, each batch concurrently in a task group; returns
     /// the number of batches.
+    ///
+    /// A batch is split into one contiguous run per processor rather than one task per module:
+    /// registration is a short critical section in the registry, so a task per module would cost
+    /// more to schedule than the registration itself.
     static func registerInBatches(_ modules: [Module], into container: Container, batchSize: Int) async -> Int {
+        let workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         var batches = 0
         var index = modules.startIndex
         while index < modules.endIndex {
             let end = min(index + batchSize, modules.endIndex)
             let batch = modules[index..<end]
+            let runLength = (batch.count + workers - 1) / workers
             await withTaskGroup(of: Void.self) { group in
-                for module in batch {
-                    group.addTask { module.register(into: container) }
+                var runStart = batch.startIndex
+                while runStart < batch.endIndex {
+                    let run = batch[runStart..<min(runStart + runLength, batch.endIndex)]
+                    group.addTask { for module in run { module.register(into: container) } }
+                    runStart = run.endIndex
                 }
             }
             batches += 1
