@@ -155,6 +155,45 @@ extension RepositoryModuleFactory {
     }
 }
 
+/// Seed "Enhanced Factory with Error Handling": a multi-statement factory that recovers.
+fileprivate struct SafeRepositoryModuleFactory: ModuleFactory {
+    var registerModule = RegisterModule()
+    var definitions: [@Sendable () -> Module] = []
+
+    mutating func setup() {
+        let registerModule = self.registerModule
+        definitions.append {
+            registerModule.makeModule(DatabaseService.self) {
+                do {
+                    // Try the remote database first
+                    throw FlakyError(code: 503)
+                } catch {
+                    // Fallback to local database
+                    let localDB = InMemoryDatabaseService()
+                    return localDB
+                }
+            }
+        }
+    }
+}
+
+fileprivate enum ModuleError: Error {
+    case noModulesFound
+    case invalidModule(String)
+}
+
+/// Seed "Advanced Registration with Validation".
+fileprivate func validateModules(_ modules: [Module]) throws {
+    guard !modules.isEmpty else {
+        throw ModuleError.noModulesFound
+    }
+    for module in modules {
+        guard module.isValid else {
+            throw ModuleError.invalidModule(module.description)
+        }
+    }
+}
+
 // MARK: - Tests
 
 @Suite("Modules: RegisterModule and factories")
@@ -210,6 +249,32 @@ struct ModulesFactoryTests {
             #expect(repository?.database === again?.database)
             #expect(WeaveDI.Container.shared.resolve(BookRepository.self) is CachedBookRepository)
         }
+    }
+
+    @Test("seed: validate, then register concurrently in a task group inside bootstrap")
+    func seedValidationAndTaskGroupRegistration() async throws {
+        var factory = SafeRepositoryModuleFactory()
+        factory.setup()
+        let modules = factory.makeAllModules()
+        try validateModules(modules)
+        #expect(throws: ModuleError.self) { try validateModules([]) }
+
+        let container = Container()
+        let registered = BuildCounter()
+        await Container.withShared(container) {
+            await WeaveDI.Container.bootstrap { container in
+                await withTaskGroup(of: Void.self) { group in
+                    for module in modules {
+                        group.addTask {
+                            await container.register(module)
+                            registered.hit(module.description)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(registered.count(modules[0].description) == 1)
+        #expect(container.resolve(DatabaseService.self) is InMemoryDatabaseService)
     }
 
     @Test("the environment decides the infrastructure module's implementation")

@@ -5,5 +5,6 @@ public struct AsyncModuleFailure: Sendable, CustomStringConvertible {
     /// The error its last attempt threw (``ModuleLoadingError/timedOut(after:)`` for a timeout).
     public let error: any Error
 
+    /// The label and the error, for logs.
     public var description: String { "\(label): \(error)" }
 }

@@ -20,6 +20,7 @@ public struct AsyncModuleReport: Sendable, CustomStringConvertible {
         failures.first { $0.label == label }
     }
 
+    /// A one-line summary: how many succeeded, each failure, and the duration.
     public var description: String {
         var text = "\(loaded.count) async modules made"
         if !failures.isEmpty {

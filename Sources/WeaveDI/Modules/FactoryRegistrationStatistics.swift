@@ -13,6 +13,7 @@ public struct FactoryRegistrationStatistics: Sendable, CustomStringConvertible {
     /// How many concurrent batches its modules were registered in (0 before registration).
     public let batchCount: Int
 
+    /// The factory, its layer, its module count and (once registered) its timing.
     public var description: String {
         let timing = registrationDuration.map { String(format: ", %.3f ms in %d batches", $0 * 1000, batchCount) } ?? ""
         return "\(name) (\(layer)): \(moduleCount) modules\(timing)"

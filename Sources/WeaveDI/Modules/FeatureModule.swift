@@ -1,4 +1,6 @@
 #if compiler(>=6.2)
+// The loader hands feature types to the tasks that configure them, so their metatypes must be
+// sendable; compilers before 6.2 treat every metatype as sendable and have no such protocol.
 /// A feature of the app (users, orders, payments) that registers its own dependencies, possibly
 /// relying on other features having registered theirs first.
 ///
@@ -15,8 +17,6 @@
 ///     }
 /// }
 /// ```
-// The loader hands feature types to the tasks that configure them, so their metatypes must be
-// sendable; compilers before 6.2 treat every metatype as sendable and have no such protocol.
 public protocol FeatureModule: SendableMetatype {
     /// The feature's unique name; other features list it in their ``dependencies()``.
     static var name: String { get }

@@ -12,6 +12,7 @@ public enum FeatureModuleError: Error, LocalizedError, CustomStringConvertible {
     /// The feature's `configure()` threw `underlying`.
     case configurationFailed(String, underlying: any Error)
 
+    /// What went wrong, naming the features involved and what to do.
     public var description: String {
         switch self {
         case let .circularDependency(path):
@@ -28,5 +29,6 @@ public enum FeatureModuleError: Error, LocalizedError, CustomStringConvertible {
         }
     }
 
+    /// Same as ``description``.
     public var errorDescription: String? { description }
 }

@@ -16,6 +16,7 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
     /// The manager itself is misconfigured (for example a batch size below one).
     case invalidConfiguration(String)
 
+    /// What went wrong, naming the type and factories involved and what to do.
     public var description: String {
         switch self {
         case .noModulesFound:
@@ -35,5 +36,6 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
         }
     }
 
+    /// Same as ``description``.
     public var errorDescription: String? { description }
 }

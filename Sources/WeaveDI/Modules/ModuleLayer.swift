@@ -16,8 +16,10 @@ public enum ModuleLayer: Int, Sendable, Hashable, Comparable, CaseIterable, Cust
     /// Anything else an app adds; registered last.
     case custom
 
+    /// Orders layers as they are registered: infrastructure first, custom last.
     public static func < (lhs: ModuleLayer, rhs: ModuleLayer) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The layer's name as messages spell it.
     public var description: String {
         switch self {
         case .infrastructure: return "infrastructure"

@@ -7,6 +7,7 @@ public enum ModuleLoadingError: Error, LocalizedError, CustomStringConvertible, 
     /// A helper was called with an argument it cannot honour (the message says which and why).
     case invalidArgument(String)
 
+    /// What went wrong and what the limit or argument was.
     public var description: String {
         switch self {
         case let .timedOut(seconds):
@@ -16,5 +17,6 @@ public enum ModuleLoadingError: Error, LocalizedError, CustomStringConvertible, 
         }
     }
 
+    /// Same as ``description``.
     public var errorDescription: String? { description }
 }

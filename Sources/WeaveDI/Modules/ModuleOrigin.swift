@@ -12,5 +12,6 @@ public struct ModuleOrigin: Sendable, Hashable, CustomStringConvertible {
         self.site = site
     }
 
+    /// "Factory at File.swift:line".
     public var description: String { "\(factory) at \(site)" }
 }

@@ -41,6 +41,7 @@ public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
         factories.first { $0.name == name }
     }
 
+    /// A summary line followed by one line per factory.
     public var description: String {
         var lines = ["\(totalModules) modules across \(factories.count) factories"
             + (totalDuration.map { String(format: ", registered in %.3f ms", $0 * 1000) } ?? " (not registered yet)")]
