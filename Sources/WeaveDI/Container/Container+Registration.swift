@@ -78,9 +78,9 @@ extension Container {
         let policy = duplicatePolicy
         var replaced: RegistrationRecord?
         var rejectedBy: RegistrationRecord?
-        let record: TypedRecord<T> = registry.withSlotForWriting(id: key.id, type: T.self) { slot, sequence in
-            let record = TypedRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies,
-                                     sequence: sequence, factory: factory, preset: preset)
+        let record: TypedRecord<T> = registry.withSlotForWriting(id: key.id) { slot, sequence in
+            let record = TypedRecord.make(scope: scope, name: key.name, site: site, declaredDependencies: dependencies,
+                                          sequence: sequence, factory: factory, preset: preset)
             slot.lock.withLock {
                 if policy == .reject, let existing = slot.record(named: key.name) {
                     rejectedBy = existing
@@ -106,7 +106,8 @@ extension Container {
     }
 
     func remove(key: RegistryKey, onlyIf expected: ObjectIdentifier?) -> Bool {
-        guard let slot = registry.slot(for: key.id) else { return false }
+        guard let found = registry.slot(for: key.id) else { return false }
+        let slot = found.takeUnretainedValue()
         let removed: RegistrationRecord? = slot.lock.withLock {
             guard let current = slot.record(named: key.name) else { return nil }
             if let expected, ObjectIdentifier(current) != expected { return nil }

@@ -1,6 +1,14 @@
 import Atomics
 import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A dependency container: registrations in, instances out.
 ///
 /// `Container` is thread-safe: register and resolve from any thread or task, including from inside
@@ -21,30 +29,43 @@ public final class Container: @unchecked Sendable {
     public let parent: Container?
     /// The root of the parent chain; it owns auto-registration.
     @usableFromInline let root: Container?
-    /// 0: `AutoRegistering` not run yet; 1: running; 2: done (or not adopted).
-    @usableFromInline let autoRegistrationState: ManagedAtomic<Int> = .init(0)
+    /// 0: `AutoRegistering` not run yet; 1: running; 2: done (or not adopted). One word per root
+    /// container, shared by its children, so every resolution checks it with a single load.
+    /// (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic` from inlined client code
+    /// costs a retain, a release and a dynamic call.)
+    @usableFromInline let autoRegistrationState: UnsafeAtomic<Int>
     private let autoRegistrationRunner = Locked<ObjectIdentifier?>(nil)
     let scopes = ScopeStorage()
     let graph = DependencyGraphRecorder()
     let statisticsStore = StatisticsStore()
 
+    /// The process-wide switches, referenced from the container so the resolution path reads them
+    /// without going through the lazily initialized global's accessor.
+    @usableFromInline let flags: RuntimeFlags = runtimeFlags
+    /// A copy of the thread-local resolution stack's key, for the same reason.
+    @usableFromInline let stackKey: pthread_key_t = resolutionStackKey
+
     /// What to do when a type is registered again under the same name.
     public var duplicatePolicy: DuplicatePolicy {
-        get { settings.withLock { $0.duplicatePolicy } }
-        set { settings.withLock { $0.duplicatePolicy = newValue } }
+        get { rejectsDuplicates.load(ordering: .relaxed) ? .reject : .replace }
+        set { rejectsDuplicates.store(newValue == .reject, ordering: .relaxed) }
     }
 
-    struct Settings {
-        var duplicatePolicy: DuplicatePolicy = .replace
-    }
-
-    let settings = Locked(Settings())
+    /// Backs ``duplicatePolicy``: read on every registration, so an atomic rather than a lock.
+    private let rejectsDuplicates = ManagedAtomic<Bool>(false)
 
     /// Creates an empty container. With a `parent`, types this container does not register are
     /// resolved by the parent; the parent never sees this container's registrations.
     public init(parent: Container? = nil) {
         self.parent = parent
-        self.root = parent.map { $0.root ?? $0 }
+        let root = parent.map { $0.root ?? $0 }
+        self.root = root
+        self.autoRegistrationState = root?.autoRegistrationState ?? .create(0)
+    }
+
+    deinit {
+        // A child shares its root's word; the root (which the child keeps alive) frees it.
+        if root == nil { autoRegistrationState.destroy() }
     }
 
     @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
@@ -55,7 +76,7 @@ public final class Container: @unchecked Sendable {
     @usableFromInline static let processWide = Container()
 
     /// Number of live `withShared` bindings; while zero, `shared` skips the task-local lookup.
-    @usableFromInline static let bindingCount = ManagedAtomic<Int>(0)
+    @usableFromInline static let bindingCount = UnsafeAtomic<Int>.create(0)
 
     @TaskLocal static var boundContainer: Container?
 
@@ -97,8 +118,7 @@ public final class Container: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func ensureAutoRegistered() {
-        let owner = root ?? self
-        if owner.autoRegistrationState.load(ordering: .acquiring) != 2 { owner.runAutoRegistration() }
+        if autoRegistrationState.load(ordering: .acquiring) != 2 { (root ?? self).runAutoRegistration() }
     }
 
     @usableFromInline

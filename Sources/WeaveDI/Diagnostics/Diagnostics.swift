@@ -5,10 +5,12 @@ import Logging
 /// Process-wide switches the resolution path reads with single atomic loads.
 @usableFromInline
 final class RuntimeFlags: Sendable {
+    // `UnsafeAtomic` (never destroyed: the flags live as long as the process) rather than
+    // `ManagedAtomic`, whose loads from inlined client code cost a retain, a release and a call.
     /// Set by `UnifiedRegistry.enableOptimization()`: skip statistics and graph recording.
-    @usableFromInline let optimized = ManagedAtomic<Bool>(false)
+    @usableFromInline let optimized = UnsafeAtomic<Bool>.create(false)
     /// Whether factory runs are timed (a slow-resolution hook is installed or warnings are logged).
-    @usableFromInline let timing = ManagedAtomic<Bool>(false)
+    @usableFromInline let timing = UnsafeAtomic<Bool>.create(false)
     /// Whether failures need reporting beyond the thrown error (hooks installed or logging on).
     let logLevel = ManagedAtomic<Int>(DILogLevel.errors.rawValue)
 

@@ -62,11 +62,11 @@ extension Container {
     public func statistics() -> [ResolutionStatistics] {
         var result: [RegistryKey: ResolutionStatistics] = [:]
         registry.forEachSlot { slot in
-            let (count, records) = slot.lock.withLock { (slot.resolutionCount, slot.allRecords) }
-            for record in records {
+            let counted = slot.lock.withLock { slot.allRecords.map { ($0, $0.resolutionCount) } }
+            for (record, count) in counted {
                 let key = RegistryKey(anyType: record.type, name: record.name)
                 result[key] = ResolutionStatistics(
-                    typeName: record.displayName, resolutions: record.name == nil ? count : 0, misses: 0,
+                    typeName: record.displayName, resolutions: count, misses: 0,
                     timedResolutions: 0, totalDuration: 0, slowestDuration: 0)
             }
         }

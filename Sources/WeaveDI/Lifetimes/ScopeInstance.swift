@@ -39,7 +39,7 @@ public final class ScopeInstance: @unchecked Sendable {
     func cell<T>(for record: TypedRecord<T>) -> InstanceCell<T> {
         let id = ObjectIdentifier(record)
         if let existing = cells[id] { return unsafeDowncast(existing, to: InstanceCell<T>.self) }
-        let cell = InstanceCell<T>(isWeak: false)
+        let cell = InstanceCell<T>()
         cells[id] = cell
         return cell
     }

@@ -11,8 +11,6 @@ final class Registry: @unchecked Sendable {
     private let writeLock = NSLock()
     /// Every table ever published; old ones stay alive for readers that may still probe them.
     private var tables: [SlotTable]
-    /// Every slot, kept alive for the registry's lifetime so tables can refer to them unretained.
-    private var slots: [TypeSlot] = []
     private var sequence = 0
 
     init() {
@@ -21,42 +19,46 @@ final class Registry: @unchecked Sendable {
         current = .create(Unmanaged.passUnretained(table))
     }
 
-    deinit { _ = current.destroy() }
-
-    @inlinable @inline(__always)
-    func slot(for id: UInt) -> TypeSlot? {
-        current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.find(id) }?.takeUnretainedValue()
+    deinit {
+        // The registry owns one reference to every slot (taken when the slot was created); every
+        // slot is in the last table.
+        tables[tables.count - 1].forEach { $0.release() }
+        _ = current.destroy()
     }
 
-    /// Runs `body` with the write lock held and the slot for `key`, creating it when missing.
-    func withSlotForWriting<R>(id: UInt, type: Any.Type, _ body: (TypeSlot, _ sequence: Int) throws -> R) rethrows -> R {
+    @inlinable @inline(__always)
+    func slot(for id: UInt) -> Unmanaged<TypeSlot>? {
+        current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.find(id) }
+    }
+
+    /// Runs `body` with the write lock held and the slot for `id`, creating it when missing.
+    func withSlotForWriting<R>(id: UInt, _ body: (TypeSlot, _ sequence: Int) throws -> R) rethrows -> R {
         writeLock.lock()
         defer { writeLock.unlock() }
         sequence += 1
         let table = tables[tables.count - 1]
         if let existing = table.find(id) {
-            return try body(existing.takeUnretainedValue(), sequence)
+            return try existing._withUnsafeGuaranteedRef { try body($0, sequence) }
         }
-        let slot = TypeSlot(type: type)
-        slots.append(slot)
+        let slot = Unmanaged.passRetained(TypeSlot.make(id: id))
         var target = table
-        if (table.count + 1) * 2 > table.capacity {
+        if !table.hasRoomForOneMore {
             target = SlotTable(capacity: table.capacity * 2)
-            for (existingID, existingSlot) in table.entries { target.insert(existingID, existingSlot) }
+            table.forEach { target.insert($0) }
         }
-        target.insert(id, slot)
+        target.insert(slot)
         if target !== table {
             tables.append(target)
             current.store(Unmanaged.passUnretained(target), ordering: .releasing)
         }
-        return try body(slot, sequence)
+        return try slot._withUnsafeGuaranteedRef { try body($0, sequence) }
     }
 
     /// Runs `body` over every slot with the write lock held.
     func forEachSlot(_ body: (TypeSlot) throws -> Void) rethrows {
         writeLock.lock()
         defer { writeLock.unlock() }
-        for slot in slots { try body(slot) }
+        try tables[tables.count - 1].forEach { slot in try slot._withUnsafeGuaranteedRef { try body($0) } }
     }
 
     /// A consistent list of every current registration, in registration order.

@@ -7,15 +7,17 @@ struct RegistryKey: Hashable, Sendable {
     @usableFromInline let id: UInt
     @usableFromInline let name: String?
 
+    // The metadata address itself, not `ObjectIdentifier.hashValue`: that is a seeded hash, which
+    // costs a SipHash round on every resolution and could collide with the odd `Factory` ids.
     @inlinable @inline(__always)
     init<T>(_ type: T.Type, name: String? = nil) {
-        self.id = UInt(bitPattern: ObjectIdentifier(type).hashValue)
+        self.id = UInt(bitPattern: ObjectIdentifier(type))
         self.name = name
     }
 
     @inlinable @inline(__always)
     init(anyType: Any.Type, name: String? = nil) {
-        self.id = UInt(bitPattern: ObjectIdentifier(anyType).hashValue)
+        self.id = UInt(bitPattern: ObjectIdentifier(anyType))
         self.name = name
     }
 

@@ -21,7 +21,13 @@ final class DependencyGraphRecorder: Sendable {
     }
 
     private let edges = Locked<Set<Edge>>([])
-    private let epochCounter = ManagedAtomic<Int>(0)
+    // `UnsafeAtomic` (freed in deinit): every nested resolution reads it, and a `ManagedAtomic`
+    // load costs a retain, a release and a dynamic call there.
+    private let epochCounter = UnsafeAtomic<Int>.create(0)
+
+    init() {}
+
+    deinit { epochCounter.destroy() }
 
     /// Changes whenever the graph is cleared, so per-thread "already recorded" caches expire.
     var epoch: Int { epochCounter.load(ordering: .relaxed) }

@@ -8,55 +8,69 @@ import Glibc
 import Musl
 #endif
 
-/// A tiny lock guarding one registry slot.
+/// A tiny lock guarding one registry slot (or one scope instance).
 ///
 /// Critical sections under it are a handful of loads and stores; factories never run while it is
 /// held. On Linux it is a test-and-set lock (one compare-exchange to take, one store to release),
 /// which is several times cheaper than `pthread_mutex_t` on the uncontended path every resolution
 /// takes. On Apple platforms it is `os_unfair_lock`, which is as cheap and avoids priority inversion.
+///
+/// `SlotLock` is a pointer to the lock word, so the word can live wherever its owner keeps it:
+/// registry slots keep it in their own allocation (no separate allocation per registration), scope
+/// instances allocate one with ``init()``.
 @usableFromInline
 struct SlotLock: @unchecked Sendable {
     #if canImport(Darwin)
-    @usableFromInline let pointer: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline typealias Word = os_unfair_lock
+    @usableFromInline static var unlockedWord: Word { os_unfair_lock() }
+    #else
+    @usableFromInline typealias Word = UnsafeAtomic<Bool>.Storage
+    @usableFromInline static var unlockedWord: Word { Word(false) }
+    #endif
 
+    @usableFromInline let word: UnsafeMutablePointer<Word>
+
+    /// A lock over a word its owner keeps (initialized to ``unlockedWord``) and frees.
+    @inlinable @inline(__always)
+    init(word: UnsafeMutablePointer<Word>) { self.word = word }
+
+    /// A lock with a word of its own; release it with ``deallocate()``.
     init() {
-        pointer = .allocate(capacity: 1)
-        pointer.initialize(to: os_unfair_lock())
+        word = .allocate(capacity: 1)
+        word.initialize(to: SlotLock.unlockedWord)
     }
 
-    func deallocate() { pointer.deallocate() }
+    func deallocate() { word.deallocate() }
+
+    #if canImport(Darwin)
+    @inlinable @inline(__always)
+    func lock() { os_unfair_lock_lock(word) }
 
     @inlinable @inline(__always)
-    func lock() { os_unfair_lock_lock(pointer) }
-
-    @inlinable @inline(__always)
-    func unlock() { os_unfair_lock_unlock(pointer) }
+    func unlock() { os_unfair_lock_unlock(word) }
     #else
-    @usableFromInline let word: UnsafeAtomic<Bool>
-
-    init() { word = .create(false) }
-
-    func deallocate() { word.destroy() }
-
     @inlinable @inline(__always)
     func lock() {
-        if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+        if UnsafeAtomic<Bool>(at: word).compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+            return
+        }
         lockContended()
     }
 
     @inlinable @inline(__always)
-    func unlock() { word.store(false, ordering: .releasing) }
+    func unlock() { UnsafeAtomic<Bool>(at: word).store(false, ordering: .releasing) }
 
     @usableFromInline
     func lockContended() {
+        let atomic = UnsafeAtomic<Bool>(at: word)
         var spins = 0
         while true {
             // Spin on a plain load first so waiters do not bounce the cache line.
-            while word.load(ordering: .relaxed) {
+            while atomic.load(ordering: .relaxed) {
                 spins += 1
                 if spins > 64 { sched_yield() }
             }
-            if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+            if atomic.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
         }
     }
     #endif
