@@ -10,17 +10,17 @@ enum DependenciesContestant {
     static func run(_ settings: Settings, results: inout Results) {
         let model = Model()
         _ = model.logger
-        results.record(.singleton, name, measure(settings) { n in
+        if settings.wants(.singleton) { results.record(.singleton, name, measure(settings) { n in
             for _ in 0..<n { blackHole(model.logger) }
-        })
-        results.record(.transient, name, measure(settings) { n in
+        }) }
+        if settings.wants(.transient) { results.record(.transient, name, measure(settings) { n in
             for _ in 0..<n { blackHole(model.leafFactory.make()) }
-        })
-        results.record(.chain, name, measure(settings) { n in
+        }) }
+        if settings.wants(.chain) { results.record(.chain, name, measure(settings) { n in
             for _ in 0..<n { blackHole(model.topFactory.make()) }
-        })
+        }) }
 
-        results.recordScaling(name, measureScaling(settings) { thread, n in
+        if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
             if thread == 0 {
                 for _ in 0..<n { blackHole(model.threadA) }
             } else {
@@ -28,7 +28,7 @@ enum DependenciesContestant {
             }
         } sameType: { _, n in
             for _ in 0..<n { blackHole(model.threadA) }
-        })
+        }) }
     }
 }
 

@@ -39,7 +39,14 @@ struct Settings: Sendable {
     /// Rounds of the two-thread throughput test.
     var threadRounds = 9
 
+    /// When set, only these cases run (`--only singleton,transient`; `threads` for the scaling test).
+    var only: Set<String>?
+
     static let quick = Settings(rounds: 5, roundNanoseconds: 5_000_000, threadRounds: 3)
+
+    func wants(_ id: CaseID) -> Bool { only?.contains(id.rawValue) ?? true }
+
+    var wantsScaling: Bool { only?.contains("threads") ?? true }
 }
 
 /// One contestant's numbers for one case.
@@ -216,7 +223,7 @@ func measureScaling(
     _ different: @escaping @Sendable (_ thread: Int, _ n: Int) -> Void,
     sameType: @escaping @Sendable (_ thread: Int, _ n: Int) -> Void
 ) -> Scaling {
-    let single = measure(Settings(rounds: 3, roundNanoseconds: settings.roundNanoseconds, threadRounds: 0)) {
+    let single = measure(Settings(rounds: 3, roundNanoseconds: settings.roundNanoseconds, threadRounds: 0, only: nil)) {
         different(0, $0)
     }
     // Each thread works for about two round lengths, so thread start-up is noise.

@@ -3,7 +3,7 @@ import WeaveDI
 
 // weavedi-bench: WeaveDI, Swinject, swift-dependencies and hand-written code, side by side.
 //
-//   swift run -c release --package-path Benchmarks weavedi-bench [--quick] [--json PATH] [--markdown PATH]
+//   swift run -c release --package-path Benchmarks weavedi-bench [--quick] [--only CASES] [--json PATH] [--markdown PATH]
 //   swift run -c release --package-path Benchmarks weavedi-bench --profile CASE [--optimized] [--iterations N]
 //
 // --profile runs one WeaveDI case in a plain loop (no harness), for callgrind or perf.
@@ -17,6 +17,10 @@ func option(_ flag: String) -> String? {
 if let profiled = option("--profile") {
     if arguments.contains("--optimized") { UnifiedRegistry.shared.enableOptimization() }
     let iterations = option("--iterations").flatMap(Int.init) ?? 1_000_000
+    if profiled == "swinject-registration" {
+        SwinjectContestant.profileRegistration(iterations: iterations)
+        exit(0)
+    }
     guard WeaveDIContestant.profile(profiled, iterations: iterations) else {
         print("Unknown case \(profiled); use one of: \(WeaveDIContestant.profiledCases.joined(separator: ", "))")
         exit(2)
@@ -24,7 +28,8 @@ if let profiled = option("--profile") {
     exit(0)
 }
 
-let settings = arguments.contains("--quick") ? Settings.quick : Settings()
+var settings = arguments.contains("--quick") ? Settings.quick : Settings()
+if let only = option("--only") { settings.only = Set(only.split(separator: ",").map(String.init)) }
 let resultsFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("results")

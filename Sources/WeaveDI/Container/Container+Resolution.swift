@@ -72,9 +72,8 @@ extension Container {
     }
 
     func isRegistered(key: RegistryKey) -> Bool {
-        if let found = registry.slot(for: key.id) {
-            let slot = found.takeUnretainedValue()
-            if slot.lock.withLock({ slot.record(named: key.name) != nil }) { return true }
+        if let slot = registry.slot(for: key.id), slot.lock.withLock({ slot.record(named: key.name) != nil }) {
+            return true
         }
         return parent?.isRegistered(key: key) ?? false
     }
@@ -97,19 +96,17 @@ extension Container {
     @inlinable
     func resolveCore<T>(key: RegistryKey, type: T.Type) throws(DIError) -> T {
         ensureAutoRegistered()
-        guard let found = registry.slot(for: key.id) else { return try resolveMissing(type, key: key) }
-        // The registry keeps every slot alive as long as itself (and `self` keeps the registry), so
-        // the slot is used without a retain/release pair.
+        // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
+        guard let slot = registry.slot(for: key.id) else { return try resolveMissing(type, key: key) }
         var pending: TypedRecord<T>?
-        let cached = found._withUnsafeGuaranteedRef { slot in Container.lookUp(slot, key.name, pending: &pending) }
+        let cached = Container.lookUp(slot, key.name, pending: &pending)
         if cached != nil {
             if !flags.optimized.load(ordering: .relaxed) { noteEdgeIfNested(to: key, type: type) }
             // Moved out, not copied: binding it with `if let` would cost a retain/release pair.
             return (consume cached).unsafelyUnwrapped
         }
         if pending != nil {
-            let lock = found._withUnsafeGuaranteedRef { $0.lock }
-            return try resolve(record: (consume pending).unsafelyUnwrapped, key: key, lock: lock, type: type)
+            return try resolve(record: (consume pending).unsafelyUnwrapped, key: key, lock: slot.lock, type: type)
         }
         return try resolveMissing(type, key: key)
     }
@@ -269,8 +266,7 @@ extension Container {
     func resolveErased(_ type: Any.Type, name: String?) throws(DIError) -> Any {
         ensureAutoRegistered()
         let key = RegistryKey(anyType: type, name: name)
-        if let found = registry.slot(for: key.id) {
-            let slot = found.takeUnretainedValue()
+        if let slot = registry.slot(for: key.id) {
             let record = slot.lock.withLock { () -> RegistrationRecord? in
                 let record = slot.record(named: name)
                 record?.resolutionCount &+= 1

@@ -106,25 +106,6 @@ class TypedRecord<T>: RegistrationRecord, @unchecked Sendable {
                    declaredDependencies: declaredDependencies, sequence: sequence)
     }
 
-    /// The record for a registration of `scope`.
-    static func make(scope: Scope, name: String?, site: SourceLocation, declaredDependencies: [Any.Type],
-                     sequence: Int, factory: @escaping @Sendable () throws -> T, preset: T? = nil) -> TypedRecord<T> {
-        switch scope.kind {
-        case .transient:
-            return TypedRecord(scopeTag: 0, name: name, site: site, declaredDependencies: declaredDependencies,
-                               sequence: sequence, factory: factory)
-        case .singleton:
-            return SingletonRecord(name: name, site: site, declaredDependencies: declaredDependencies,
-                                   sequence: sequence, factory: factory, preset: preset)
-        case .weak:
-            return WeakRecord(name: name, site: site, declaredDependencies: declaredDependencies,
-                              sequence: sequence, factory: factory)
-        case .custom:
-            return ScopedRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-                                sequence: sequence, factory: factory)
-        }
-    }
-
     override var type: Any.Type { T.self }
 
     override func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot) throws(DIError) -> Any {
@@ -132,8 +113,31 @@ class TypedRecord<T>: RegistrationRecord, @unchecked Sendable {
     }
 
     override func freshCopy(sequence: Int) -> RegistrationRecord {
-        TypedRecord.make(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-                         sequence: sequence, factory: factory)
+        makeRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+                   sequence: sequence, factory: factory)
+    }
+}
+
+/// The record for a registration of `scope`: a `TypedRecord<T>` for transients, the matching
+/// subclass otherwise.
+///
+/// A free function returning the non-generic base, so unspecialized callers (registration code
+/// is generic in the library) look up exactly one class's generic metadata per registration.
+func makeRecord<T>(scope: Scope, name: String?, site: SourceLocation, declaredDependencies: [Any.Type],
+                   sequence: Int, factory: @escaping @Sendable () throws -> T) -> RegistrationRecord {
+    switch scope.kind {
+    case .transient:
+        return TypedRecord(scopeTag: 0, name: name, site: site, declaredDependencies: declaredDependencies,
+                           sequence: sequence, factory: factory)
+    case .singleton:
+        return SingletonRecord(name: name, site: site, declaredDependencies: declaredDependencies,
+                               sequence: sequence, factory: factory)
+    case .weak:
+        return WeakRecord(name: name, site: site, declaredDependencies: declaredDependencies,
+                          sequence: sequence, factory: factory)
+    case .custom:
+        return ScopedRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+                            sequence: sequence, factory: factory)
     }
 }
 
@@ -144,10 +148,17 @@ final class SingletonRecord<T>: TypedRecord<T>, InstanceStorage, @unchecked Send
     @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
 
     init(name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int,
-         factory: @escaping @Sendable () throws -> T, preset: T?) {
-        value = preset
+         factory: @escaping @Sendable () throws -> T) {
         super.init(scopeTag: 1, name: name, site: site, declaredDependencies: declaredDependencies,
                    sequence: sequence, factory: factory)
+    }
+
+    /// A singleton whose instance already exists (`register(_:instance:)`).
+    init(name: String?, site: SourceLocation, sequence: Int, instance: T) {
+        let box = UncheckedBox(instance)
+        value = instance
+        super.init(scopeTag: 1, name: name, site: site, declaredDependencies: [], sequence: sequence,
+                   factory: { box.value })
     }
 
     @inlinable

@@ -5,13 +5,21 @@ import Foundation
 ///
 /// Reads (every resolution) take no registry-wide lock: they load the current table, probe it,
 /// and take only the found slot's lock. Writes (registration, reset) serialize on `writeLock`.
+///
+/// Slots live in an arena of chunks owned by the registry and are freed only with it, so readers
+/// use them without reference counting and a registration allocates nothing for its slot.
 @usableFromInline
 final class Registry: @unchecked Sendable {
     @usableFromInline let current: UnsafeAtomic<Unmanaged<SlotTable>>
     private let writeLock = NSLock()
+    // The fields below are guarded by `writeLock`, so exclusivity is not checked at run time.
     /// Every table ever published; old ones stay alive for readers that may still probe them.
-    private var tables: [SlotTable]
-    private var sequence = 0
+    @exclusivity(unchecked) private var tables: [SlotTable]
+    @exclusivity(unchecked) private var sequence = 0
+    /// Slot chunks: each is allocated with its capacity and filled up to `used` (the last one) or
+    /// completely (the others).
+    @exclusivity(unchecked) private var chunks: [(base: UnsafeMutablePointer<SlotStorage>, capacity: Int)] = []
+    @exclusivity(unchecked) private var used = 0
 
     init() {
         let table = SlotTable(capacity: 16)
@@ -20,15 +28,32 @@ final class Registry: @unchecked Sendable {
     }
 
     deinit {
-        // The registry owns one reference to every slot (taken when the slot was created); every
-        // slot is in the last table.
-        tables[tables.count - 1].forEach { $0.release() }
+        for (index, chunk) in chunks.enumerated() {
+            let count = index == chunks.count - 1 ? used : chunk.capacity
+            chunk.base.deinitialize(count: count)
+            chunk.base.deallocate()
+        }
         _ = current.destroy()
     }
 
     @inlinable @inline(__always)
-    func slot(for id: UInt) -> Unmanaged<TypeSlot>? {
+    func slot(for id: UInt) -> TypeSlot? {
         current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.find(id) }
+    }
+
+    /// A fresh slot for `id` from the arena; the caller holds the write lock.
+    private func makeSlot(id: UInt) -> TypeSlot {
+        if chunks.isEmpty || used == chunks[chunks.count - 1].capacity {
+            // Chunks grow (4, 8, … 256 slots) so a small container wastes little and a large one
+            // allocates rarely.
+            let capacity = min(256, max(4, (chunks.last?.capacity ?? 2) * 2))
+            chunks.append((.allocate(capacity: capacity), capacity))
+            used = 0
+        }
+        let storage = chunks[chunks.count - 1].base + used
+        storage.initialize(to: SlotStorage(id: id))
+        used += 1
+        return TypeSlot(storage: storage)
     }
 
     /// Runs `body` with the write lock held and the slot for `id`, creating it when missing.
@@ -37,10 +62,8 @@ final class Registry: @unchecked Sendable {
         defer { writeLock.unlock() }
         sequence += 1
         let table = tables[tables.count - 1]
-        if let existing = table.find(id) {
-            return try existing._withUnsafeGuaranteedRef { try body($0, sequence) }
-        }
-        let slot = Unmanaged.passRetained(TypeSlot.make(id: id))
+        if let existing = table.find(id) { return try body(existing, sequence) }
+        let slot = makeSlot(id: id)
         var target = table
         if !table.hasRoomForOneMore {
             target = SlotTable(capacity: table.capacity * 2)
@@ -51,14 +74,14 @@ final class Registry: @unchecked Sendable {
             tables.append(target)
             current.store(Unmanaged.passUnretained(target), ordering: .releasing)
         }
-        return try slot._withUnsafeGuaranteedRef { try body($0, sequence) }
+        return try body(slot, sequence)
     }
 
     /// Runs `body` over every slot with the write lock held.
     func forEachSlot(_ body: (TypeSlot) throws -> Void) rethrows {
         writeLock.lock()
         defer { writeLock.unlock() }
-        try tables[tables.count - 1].forEach { slot in try slot._withUnsafeGuaranteedRef { try body($0) } }
+        try tables[tables.count - 1].forEach(body)
     }
 
     /// A consistent list of every current registration, in registration order.

@@ -3,7 +3,7 @@ import Atomics
 /// An open-addressing hash table of slots keyed by their ids, readable without locks.
 ///
 /// Each entry is one word: the address of a slot (0 when empty). The key is read from the slot
-/// itself (its immutable header), which keeps the table at 8 bytes per entry. A writer (holding
+/// itself (its immutable id), which keeps the table at 8 bytes per entry. A writer (holding
 /// the registry's write lock) publishes a fully built slot with a releasing store; readers load
 /// entries with acquiring loads, so a reader that sees a slot also sees its header. Entries are
 /// never removed (a slot is emptied instead), and a table past three quarters full is replaced by
@@ -14,7 +14,8 @@ final class SlotTable: @unchecked Sendable {
     @usableFromInline let mask: Int
     @usableFromInline let shift: UInt
     @usableFromInline let entries: UnsafeMutablePointer<UnsafeAtomic<UInt>.Storage>
-    private(set) var count = 0
+    /// Guarded by the registry's write lock.
+    @exclusivity(unchecked) private(set) var count = 0
 
     init(capacity: Int) {
         precondition(capacity >= 2 && capacity & (capacity - 1) == 0)
@@ -42,33 +43,32 @@ final class SlotTable: @unchecked Sendable {
     }
 
     @inlinable @inline(__always)
-    func find(_ id: UInt) -> Unmanaged<TypeSlot>? {
+    func find(_ id: UInt) -> TypeSlot? {
         var index = startIndex(id)
         while true {
             let bits = UnsafeAtomic<UInt>(at: entries + index).load(ordering: .acquiring)
-            guard let address = UnsafeRawPointer(bitPattern: bits) else { return nil }
-            let slot = Unmanaged<TypeSlot>.fromOpaque(address)
-            if slot._withUnsafeGuaranteedRef({ $0.id }) == id { return slot }
+            guard let address = UnsafeMutablePointer<SlotStorage>(bitPattern: bits) else { return nil }
+            if address.pointee.id == id { return TypeSlot(storage: address) }
             index = (index + 1) & mask
         }
     }
 
     /// Inserts a slot whose id is not yet present; the caller holds the write lock and has checked
-    /// ``hasRoomForOneMore``. The table does not retain the slot (the registry does).
-    func insert(_ slot: Unmanaged<TypeSlot>) {
-        var index = startIndex(slot._withUnsafeGuaranteedRef { $0.id })
+    /// ``hasRoomForOneMore``.
+    func insert(_ slot: TypeSlot) {
+        var index = startIndex(slot.id)
         while UnsafeAtomic<UInt>(at: entries + index).load(ordering: .relaxed) != 0 {
             index = (index + 1) & mask
         }
-        UnsafeAtomic<UInt>(at: entries + index).store(UInt(bitPattern: slot.toOpaque()), ordering: .releasing)
+        UnsafeAtomic<UInt>(at: entries + index).store(UInt(bitPattern: slot.storage), ordering: .releasing)
         count += 1
     }
 
     /// Calls `body` with every slot; the caller holds the write lock.
-    func forEach(_ body: (Unmanaged<TypeSlot>) throws -> Void) rethrows {
+    func forEach(_ body: (TypeSlot) throws -> Void) rethrows {
         for index in 0...mask {
             let bits = UnsafeAtomic<UInt>(at: entries + index).load(ordering: .relaxed)
-            if let address = UnsafeRawPointer(bitPattern: bits) { try body(Unmanaged.fromOpaque(address)) }
+            if let address = UnsafeMutablePointer<SlotStorage>(bitPattern: bits) { try body(TypeSlot(storage: address)) }
         }
     }
 }

@@ -1,66 +1,71 @@
-/// The immutable key of a slot and the head of its registrations.
+/// The memory of one slot, kept in its registry's slot arena.
+///
+/// The lock word is the first stored property, so its address is the slot's address (Swift lays
+/// out a struct's stored properties in declaration order): the lock needs no allocation of its
+/// own and sits on the same cache line as what it guards.
 @usableFromInline
-struct SlotHeader {
-    /// The registry key id (type metadata address or `Factory` key) the slot serves.
+struct SlotStorage {
+    @usableFromInline var lockWord: SlotLock.Word
+    /// The registry key id (type metadata address or `Factory` key) the slot serves. Immutable
+    /// once the slot is published.
     @usableFromInline let id: UInt
     /// The slot's registrations, linked through `RegistrationRecord.nextInSlot`; the unnamed one,
-    /// when present, is always first so an unnamed lookup reads one pointer. Guarded by the lock.
+    /// when present, is always first so an unnamed look-up reads one pointer. Guarded by the lock.
     @usableFromInline var head: RegistrationRecord?
+
+    @usableFromInline
+    init(id: UInt) {
+        lockWord = SlotLock.unlockedWord
+        self.id = id
+        head = nil
+    }
 }
 
 /// Everything registered for one type (or `Factory` key): the unnamed registration and any named
-/// ones. A slot, once created, lives as long as its registry, so readers may hold it unretained.
+/// ones.
 ///
-/// The slot is one allocation holding its key, the head of its registration list and its lock
-/// word (a `ManagedBuffer` with the lock word as its single tail element): a registration costs no
-/// separate lock allocation, and the lock sits on the same cache line as what it guards.
+/// A `TypeSlot` is a pointer into its registry's slot arena. Slots are never freed before their
+/// registry, so a slot found in the table stays valid for as long as the container is alive, and
+/// using one costs no reference counting. Slots are allocated in chunks (no allocation of its own
+/// per registered type), which is what keeps a registration to one allocation: its record.
 @usableFromInline
-final class TypeSlot: ManagedBuffer<SlotHeader, SlotLock.Word> {
-    static func make(id: UInt) -> TypeSlot {
-        let buffer = TypeSlot.create(minimumCapacity: 1) { _ in SlotHeader(id: id, head: nil) }
-        let slot = unsafeDowncast(buffer, to: TypeSlot.self)
-        slot.withUnsafeMutablePointerToElements { $0.initialize(to: SlotLock.unlockedWord) }
-        return slot
-    }
+struct TypeSlot {
+    @usableFromInline let storage: UnsafeMutablePointer<SlotStorage>
 
-    // The header is read and written through its pointer: `ManagedBuffer.header` is a class
-    // property, whose accesses pay a dynamic exclusivity check (about 40 instructions) each. The
-    // slot lock (or, for the immutable id, publication through the table) makes them safe.
+    @inlinable @inline(__always)
+    init(storage: UnsafeMutablePointer<SlotStorage>) { self.storage = storage }
 
     @inlinable
-    var id: UInt { withUnsafeMutablePointerToHeader { $0.pointee.id } }
+    var id: UInt { storage.pointee.id }
+
+    /// The slot's lock; its word is the storage's first field.
+    @inlinable
+    var lock: SlotLock { SlotLock(word: UnsafeMutableRawPointer(storage).assumingMemoryBound(to: SlotLock.Word.self)) }
 
     /// The first registration (the unnamed one when there is one); call with the lock held.
     @inlinable
     var head: RegistrationRecord? {
-        get { withUnsafeMutablePointerToHeader { $0.pointee.head } }
-        set { withUnsafeMutablePointerToHeader { $0.pointee.head = newValue } }
+        get { storage.pointee.head }
+        nonmutating set { storage.pointee.head = newValue }
     }
-
-    /// The slot's lock. The word lives inside this object, which never moves, so the pointer stays
-    /// valid for the slot's lifetime (the registry's).
-    @inlinable
-    var lock: SlotLock { SlotLock(word: withUnsafeMutablePointerToElements { $0 }) }
 
     /// The registration for `name`, unretained; call with the lock held and use it only while
     /// holding the lock (the slot keeps it alive until then). The resolution path uses this form
     /// so a look-up costs no retain/release pair.
     @inlinable @inline(__always)
     func unretainedRecord(named name: String?) -> Unmanaged<RegistrationRecord>? {
-        withUnsafeMutablePointerToHeader { header in
-            guard let first = header.pointee.head else { return nil }
-            var current = Unmanaged.passUnretained(first)
-            // The unnamed registration, when there is one, is first.
-            guard let name else { return current._withUnsafeGuaranteedRef { $0.name == nil } ? current : nil }
-            // A type rarely has more than a few names; comparing small strings beats hashing.
-            while true {
-                let (matches, next) = current._withUnsafeGuaranteedRef { record in
-                    (record.name == name, record.nextInSlot.map { Unmanaged.passUnretained($0) })
-                }
-                if matches { return current }
-                guard let next else { return nil }
-                current = next
+        guard let first = storage.pointee.head else { return nil }
+        var current = Unmanaged.passUnretained(first)
+        // The unnamed registration, when there is one, is first.
+        guard let name else { return current._withUnsafeGuaranteedRef { $0.name == nil } ? current : nil }
+        // A type rarely has more than a few names; comparing small strings beats hashing.
+        while true {
+            let (matches, next) = current._withUnsafeGuaranteedRef { record in
+                (record.name == name, record.nextInSlot.map { Unmanaged.passUnretained($0) })
             }
+            if matches { return current }
+            guard let next else { return nil }
+            current = next
         }
     }
 
