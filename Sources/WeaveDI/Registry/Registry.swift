@@ -51,7 +51,7 @@ final class Registry: @unchecked Sendable {
             used = 0
         }
         let storage = chunks[chunks.count - 1].base + used
-        storage.initialize(to: SlotStorage(id: id))
+        SlotStorage.initialize(storage, id: id)
         used += 1
         return TypeSlot(storage: storage)
     }

@@ -13,9 +13,14 @@ struct SlotStorage {
     /// when present, is always first so an unnamed look-up reads one pointer. Guarded by the lock.
     @usableFromInline var head: RegistrationRecord?
 
-    @usableFromInline
-    init(id: UInt) {
-        lockWord = SlotLock.unlockedWord
+    /// Initializes the slot memory at `storage` (the lock word unlocked, no registrations).
+    static func initialize(_ storage: UnsafeMutablePointer<SlotStorage>, id: UInt) {
+        storage.initialize(to: SlotStorage(id: id))
+        SlotLock.prepare(TypeSlot(storage: storage).lock.word)
+    }
+
+    private init(id: UInt) {
+        lockWord = SlotLock.Word()
         self.id = id
         head = nil
     }
