@@ -33,9 +33,22 @@ final class Top: Sendable {
 }
 
 /// Singletons used by the two-thread test, one per thread so the threads never share a
-/// reference count.
-final class ThreadServiceA: Sendable { init() {} }
-final class ThreadServiceB: Sendable { init() {} }
+/// reference count. Each is padded past a cache line: two small objects allocated one after the
+/// other share a line, and their reference counts (written by every retain and release) would
+/// then bounce between the cores whatever the container does.
+final class ThreadServiceA: Sendable {
+    let padding = CacheLinePadding()
+    init() {}
+}
+
+final class ThreadServiceB: Sendable {
+    let padding = CacheLinePadding()
+    init() {}
+}
+
+struct CacheLinePadding: Sendable {
+    var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+}
 
 /// The one registration the "among 10 000" case resolves.
 final class NeedleService: Sendable { init() {} }

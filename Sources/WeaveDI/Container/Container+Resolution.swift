@@ -119,14 +119,13 @@ extension Container {
     static func lookUp<T>(_ slot: TypeSlot, _ name: String?, pending: inout TypedRecord<T>?) -> T? {
         let lock = slot.lock
         lock.lock()
-        guard let found = slot.unretainedRecord(named: name) else {
+        guard let found = slot.findCountingResolution(named: name) else {
             lock.unlock()
             return nil
         }
         // The record is used unretained while the lock keeps it in the slot; only a record whose
         // factory must run is retained (it may be replaced while the factory runs).
         let value = found._withUnsafeGuaranteedRef { record -> T? in
-            record.resolutionCount &+= 1
             // The key is derived from `T`, so the record is a `TypedRecord<T>` (a
             // `SingletonRecord<T>` when its tag says singleton): no dynamic cast.
             if record.scopeTag == 1, let value = unsafeDowncast(record, to: SingletonRecord<T>.self).value {
@@ -267,11 +266,7 @@ extension Container {
         ensureAutoRegistered()
         let key = RegistryKey(anyType: type, name: name)
         if let slot = registry.slot(for: key.id) {
-            let record = slot.lock.withLock { () -> RegistrationRecord? in
-                let record = slot.record(named: name)
-                record?.resolutionCount &+= 1
-                return record
-            }
+            let record = slot.lock.withLock { slot.findCountingResolution(named: name)?.takeUnretainedValue() }
             if let record { return try record.resolveErased(in: self, key: key, slot: slot) }
         }
         if let parent { return try parent.resolveErased(type, name: name) }

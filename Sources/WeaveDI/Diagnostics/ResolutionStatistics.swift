@@ -62,7 +62,7 @@ extension Container {
     public func statistics() -> [ResolutionStatistics] {
         var result: [RegistryKey: ResolutionStatistics] = [:]
         registry.forEachSlot { slot in
-            let counted = slot.lock.withLock { slot.allRecords.map { ($0, $0.resolutionCount) } }
+            let counted = slot.lock.withLock { slot.allRecords.map { ($0, slot.resolutions(of: $0)) } }
             for (record, count) in counted {
                 let key = RegistryKey(anyType: record.type, name: record.name)
                 result[key] = ResolutionStatistics(

@@ -1,7 +1,7 @@
 import Atomics
 
-/// One registration as the registry stores it. Immutable once published, except for the fields
-/// the owning slot's lock guards (`resolutionCount`, `nextInSlot`, a shared instance).
+/// One registration as the registry stores it. Immutable once published, except for a shared
+/// instance, which the owning slot's lock guards. (Its resolution count lives in the slot.)
 ///
 /// Records are kept small because an app makes thousands: fields are ordered so small ones share
 /// a word, the scope is implied by the subclass for the built-in lifetimes, and the instance of a
@@ -17,11 +17,6 @@ class RegistrationRecord: @unchecked Sendable {
     private let siteFileID: String
     /// Types the registration declared it depends on (modules do); validation checks them.
     let declaredDependencies: [Any.Type]
-    /// Resolutions served by this registration; counted under the slot lock, where it costs nothing
-    /// extra. Guarded by the slot lock, so exclusivity is not checked at run time.
-    @exclusivity(unchecked) @usableFromInline final var resolutionCount = 0
-    /// The next registration in the slot's list (guarded by the slot lock).
-    @exclusivity(unchecked) @usableFromInline final var nextInSlot: RegistrationRecord?
 
     init(scopeTag: UInt8, name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int) {
         self.scopeTag = scopeTag

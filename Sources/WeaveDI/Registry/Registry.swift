@@ -18,7 +18,7 @@ final class Registry: @unchecked Sendable {
     @exclusivity(unchecked) private var sequence = 0
     /// Slot chunks: each is allocated with its capacity and filled up to `used` (the last one) or
     /// completely (the others).
-    @exclusivity(unchecked) private var chunks: [(base: UnsafeMutablePointer<SlotStorage>, capacity: Int)] = []
+    @exclusivity(unchecked) private var chunks: [(base: UnsafeMutableRawPointer, capacity: Int)] = []
     @exclusivity(unchecked) private var used = 0
 
     init() {
@@ -30,7 +30,9 @@ final class Registry: @unchecked Sendable {
     deinit {
         for (index, chunk) in chunks.enumerated() {
             let count = index == chunks.count - 1 ? used : chunk.capacity
-            chunk.base.deinitialize(count: count)
+            for slot in 0..<count {
+                (chunk.base + slot * SlotStorage.stride).assumingMemoryBound(to: SlotStorage.self).deinitialize(count: 1)
+            }
             chunk.base.deallocate()
         }
         _ = current.destroy()
@@ -47,10 +49,12 @@ final class Registry: @unchecked Sendable {
             // Chunks grow (4, 8, … 256 slots) so a small container wastes little and a large one
             // allocates rarely.
             let capacity = min(256, max(4, (chunks.last?.capacity ?? 2) * 2))
-            chunks.append((.allocate(capacity: capacity), capacity))
+            let base = UnsafeMutableRawPointer.allocate(byteCount: capacity * SlotStorage.stride, alignment: 64)
+            chunks.append((base, capacity))
             used = 0
         }
-        let storage = chunks[chunks.count - 1].base + used
+        let storage = (chunks[chunks.count - 1].base + used * SlotStorage.stride)
+            .bindMemory(to: SlotStorage.self, capacity: 1)
         SlotStorage.initialize(storage, id: id)
         used += 1
         return TypeSlot(storage: storage)

@@ -2,16 +2,19 @@
 ///
 /// The lock word is the first stored property, so its address is the slot's address (Swift lays
 /// out a struct's stored properties in declaration order): the lock needs no allocation of its
-/// own and sits on the same cache line as what it guards.
+/// own and sits on the same cache line as what it guards. Everything but `id` is guarded by it.
 @usableFromInline
 struct SlotStorage {
     @usableFromInline var lockWord: SlotLock.Word
     /// The registry key id (type metadata address or `Factory` key) the slot serves. Immutable
     /// once the slot is published.
     @usableFromInline let id: UInt
-    /// The slot's registrations, linked through `RegistrationRecord.nextInSlot`; the unnamed one,
-    /// when present, is always first so an unnamed look-up reads one pointer. Guarded by the lock.
-    @usableFromInline var head: RegistrationRecord?
+    @usableFromInline var unnamed: RegistrationRecord?
+    /// Resolutions served by the current unnamed registration. Kept here, on the line the lock
+    /// already writes, so counting a resolution writes no other cache line.
+    @usableFromInline var unnamedResolutions: Int
+    /// Named registrations with their resolution counts; a type rarely has more than a few.
+    @usableFromInline var named: [NamedRegistration]
 
     /// Initializes the slot memory at `storage` (the lock word unlocked, no registrations).
     static func initialize(_ storage: UnsafeMutablePointer<SlotStorage>, id: UInt) {
@@ -22,8 +25,22 @@ struct SlotStorage {
     private init(id: UInt) {
         lockWord = SlotLock.Word()
         self.id = id
-        head = nil
+        unnamed = nil
+        unnamedResolutions = 0
+        named = []
     }
+
+    /// Distance between slots in the arena: one cache line, so two threads resolving different
+    /// types never write the same line (the lock word and the count are written on every
+    /// resolution).
+    static var stride: Int { 64 }
+}
+
+/// A named registration in a slot and how many resolutions it served.
+@usableFromInline
+struct NamedRegistration {
+    @usableFromInline var record: RegistrationRecord
+    @usableFromInline var resolutions: Int
 }
 
 /// Everything registered for one type (or `Factory` key): the unnamed registration and any named
@@ -47,92 +64,79 @@ struct TypeSlot {
     @inlinable
     var lock: SlotLock { SlotLock(word: UnsafeMutableRawPointer(storage).assumingMemoryBound(to: SlotLock.Word.self)) }
 
-    /// The first registration (the unnamed one when there is one); call with the lock held.
-    @inlinable
-    var head: RegistrationRecord? {
-        get { storage.pointee.head }
-        nonmutating set { storage.pointee.head = newValue }
+    /// Finds the registration for `name` and counts one resolution of it; call with the lock held
+    /// and use the result only while holding the lock (the slot keeps it alive until then). The
+    /// resolution path uses this unretained form so a look-up costs no retain/release pair.
+    @inlinable @inline(__always)
+    func findCountingResolution(named name: String?) -> Unmanaged<RegistrationRecord>? {
+        guard let name else {
+            guard let record = storage.pointee.unnamed else { return nil }
+            storage.pointee.unnamedResolutions &+= 1
+            return Unmanaged.passUnretained(record)
+        }
+        return findNamed(name, counting: true)
     }
 
-    /// The registration for `name`, unretained; call with the lock held and use it only while
-    /// holding the lock (the slot keeps it alive until then). The resolution path uses this form
-    /// so a look-up costs no retain/release pair.
-    @inlinable @inline(__always)
-    func unretainedRecord(named name: String?) -> Unmanaged<RegistrationRecord>? {
-        guard let first = storage.pointee.head else { return nil }
-        var current = Unmanaged.passUnretained(first)
-        // The unnamed registration, when there is one, is first.
-        guard let name else { return current._withUnsafeGuaranteedRef { $0.name == nil } ? current : nil }
-        // A type rarely has more than a few names; comparing small strings beats hashing.
-        while true {
-            let (matches, next) = current._withUnsafeGuaranteedRef { record in
-                (record.name == name, record.nextInSlot.map { Unmanaged.passUnretained($0) })
-            }
-            if matches { return current }
-            guard let next else { return nil }
-            current = next
+    @usableFromInline
+    func findNamed(_ name: String, counting: Bool) -> Unmanaged<RegistrationRecord>? {
+        // Comparing a few small strings is cheaper than hashing.
+        for index in storage.pointee.named.indices where storage.pointee.named[index].record.name == name {
+            if counting { storage.pointee.named[index].resolutions &+= 1 }
+            return Unmanaged.passUnretained(storage.pointee.named[index].record)
         }
+        return nil
     }
 
     /// The registration for `name`; call with the lock held.
     @inlinable
     func record(named name: String?) -> RegistrationRecord? {
-        unretainedRecord(named: name)?.takeUnretainedValue()
+        guard let name else { return storage.pointee.unnamed }
+        return findNamed(name, counting: false)?.takeUnretainedValue()
+    }
+
+    /// How many resolutions `record` (a registration in this slot) served; call with the lock held.
+    func resolutions(of record: RegistrationRecord) -> Int {
+        if storage.pointee.unnamed === record { return storage.pointee.unnamedResolutions }
+        return storage.pointee.named.first { $0.record === record }?.resolutions ?? 0
     }
 
     /// Replaces the registration for `name` (or removes it, with `nil`), returning the one it
-    /// replaced; call with the lock held.
+    /// replaced; call with the lock held. A new registration counts its resolutions from zero.
     func setRecord(_ record: RegistrationRecord?, named name: String?) -> RegistrationRecord? {
-        var previous: RegistrationRecord?
-        var current = head
-        while let existing = current, existing.name != name {
-            previous = existing
-            current = existing.nextInSlot
+        guard let name else {
+            let old = storage.pointee.unnamed
+            storage.pointee.unnamed = record
+            storage.pointee.unnamedResolutions = 0
+            return old
         }
-        let next = current?.nextInSlot
-        if let record {
-            if current != nil {
-                record.nextInSlot = next
-                link(previous, to: record)
-            } else if name == nil {
-                // The unnamed registration goes first.
-                record.nextInSlot = head
-                head = record
+        if let index = storage.pointee.named.firstIndex(where: { $0.record.name == name }) {
+            let old = storage.pointee.named[index].record
+            if let record {
+                storage.pointee.named[index] = NamedRegistration(record: record, resolutions: 0)
             } else {
-                record.nextInSlot = nil
-                link(previous, to: record)
+                storage.pointee.named.remove(at: index)
             }
-        } else if current != nil {
-            link(previous, to: next)
+            return old
         }
-        current?.nextInSlot = nil
-        return current
-    }
-
-    private func link(_ previous: RegistrationRecord?, to record: RegistrationRecord?) {
-        if let previous { previous.nextInSlot = record } else { head = record }
+        if let record { storage.pointee.named.append(NamedRegistration(record: record, resolutions: 0)) }
+        return nil
     }
 
     /// Every registration in the slot; call with the lock held.
     var allRecords: [RegistrationRecord] {
-        var result: [RegistrationRecord] = []
-        var current = head
-        while let record = current {
-            result.append(record)
-            current = record.nextInSlot
-        }
-        return result
+        (storage.pointee.unnamed.map { [$0] } ?? []) + storage.pointee.named.map(\.record)
     }
 
     /// Whether the slot holds any registration; call with the lock held.
-    var isEmpty: Bool { head == nil }
+    var isEmpty: Bool { storage.pointee.unnamed == nil && storage.pointee.named.isEmpty }
 
     /// Removes every registration and returns them (to be released outside the lock); call with
     /// the lock held.
     func removeAll() -> [RegistrationRecord] {
         let records = allRecords
-        for record in records { record.nextInSlot = nil }
-        head = nil
+        storage.pointee.unnamed = nil
+        storage.pointee.unnamedResolutions = 0
+        storage.pointee.named = []
         return records
     }
 }
