@@ -77,14 +77,22 @@ struct TypeSlot {
         return findNamed(name, counting: true)
     }
 
-    @usableFromInline
+    @inlinable
     func findNamed(_ name: String, counting: Bool) -> Unmanaged<RegistrationRecord>? {
-        // Comparing a few small strings is cheaper than hashing.
-        for index in storage.pointee.named.indices where storage.pointee.named[index].record.name == name {
-            if counting { storage.pointee.named[index].resolutions &+= 1 }
-            return Unmanaged.passUnretained(storage.pointee.named[index].record)
+        // Comparing a few small strings is cheaper than hashing; the entries are walked in place
+        // (no copies, so no reference counting).
+        storage.pointee.named.withUnsafeMutableBufferPointer { entries in
+            var entry = entries.baseAddress
+            let end = entry.map { $0 + entries.count }
+            while let current = entry, current != end {
+                if current.pointee.record.name == name {
+                    if counting { current.pointee.resolutions &+= 1 }
+                    return Unmanaged.passUnretained(current.pointee.record)
+                }
+                entry = current + 1
+            }
+            return nil
         }
-        return nil
     }
 
     /// The registration for `name`; call with the lock held.
