@@ -111,10 +111,12 @@ extension Container {
             report(.duplicateRegistration(type, name: key.name, first: existing.site, second: site))
             return RegistrationHandle(container: self, key: key, record: existing)
         }
-        if let replaced {
+        // One relaxed load decides whether anything is logged, before the logger is even looked up.
+        let level = flags.logLevel.load(ordering: .relaxed)
+        if let replaced, level >= DILogLevel.warnings.rawValue {
             DiagnosticsCenter.shared.logWarning(
                 "\(record.displayName) registered at \(site) replaces the registration at \(replaced.site)")
-        } else {
+        } else if replaced == nil, level >= DILogLevel.all.rawValue {
             DiagnosticsCenter.shared.logInfo("Registered \(record.displayName) (\(record.scope)) at \(site)")
         }
         return RegistrationHandle(container: self, key: key, record: record)

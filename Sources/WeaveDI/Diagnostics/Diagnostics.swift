@@ -12,7 +12,7 @@ final class RuntimeFlags: Sendable {
     /// Whether factory runs are timed (a slow-resolution hook is installed or warnings are logged).
     @usableFromInline let timing = UnsafeAtomic<Bool>.create(false)
     /// Whether failures need reporting beyond the thrown error (hooks installed or logging on).
-    let logLevel = ManagedAtomic<Int>(DILogLevel.errors.rawValue)
+    let logLevel = UnsafeAtomic<Int>.create(DILogLevel.errors.rawValue)
 
     init() {}
 }
