@@ -13,6 +13,10 @@ enum DependenciesContestant {
         if settings.wants(.singleton) { results.record(.singleton, name, measure(settings) { n in
             for _ in 0..<n { blackHole(model.logger) }
         }) }
+        // Its `@Dependency(\.key)` read is the counterpart of `@Injected(\.key)`.
+        if settings.wants(.injectedRead) { results.record(.injectedRead, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(model.logger) }
+        }) }
         if settings.wants(.transient) { results.record(.transient, name, measure(settings) { n in
             for _ in 0..<n { blackHole(model.leafFactory.make()) }
         }) }

@@ -15,6 +15,14 @@ enum HandWrittenContestant {
         if settings.wants(.chain) { results.record(.chain, name, measure(settings) { n in
             for _ in 0..<n { blackHole(Top(middle: Middle(leaf: Leaf()))) }
         }) }
+        // A stored property read: what `@Inject` after its first access should cost.
+        let holder = StoredHolder()
+        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(holder.logger) }
+        }) }
+        if settings.wants(.injectedRead) { results.record(.injectedRead, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(HandWritten.logger) }
+        }) }
         if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
             if thread == 0 {
                 for _ in 0..<n { blackHole(HandWritten.threadA) }
@@ -25,4 +33,9 @@ enum HandWrittenContestant {
             for _ in 0..<n { blackHole(HandWritten.threadA) }
         }) }
     }
+}
+
+/// A class holding its dependency in a stored property.
+final class StoredHolder: @unchecked Sendable {
+    let logger: any Logging = ConsoleLogger()
 }

@@ -32,6 +32,8 @@ enum Report {
             ("Bytes per registration", bytes, "≤ 200", { $0 <= 200 }),
             ("Bootstrap of 10 000 modules (ms)", { own(.bootstrap)($0).map { $0 * CaseID.bootstrap.displayScale } }, "≤ 10", { $0 <= 10 }),
             ("2 threads ÷ 1 thread throughput", threads, "≥ 1.6", { $0 >= 1.6 }),
+            ("@Inject after the first ÷ stored property read", ratio(own(.injectAfterFirst), peer(.injectAfterFirst, Contestants.handWritten)), "close to 1", { $0 <= 3 }),
+            ("@Dependency read ÷ @Injected(\\.key) read", ratio(peer(.injectedRead, Contestants.dependencies), own(.injectedRead)), "> 1", { $0 > 1 }),
         ]
         return checks.map { goal, value, target, met in
             let plain = value(Contestants.weaveDI)

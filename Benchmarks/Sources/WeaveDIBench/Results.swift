@@ -8,8 +8,10 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     case among10k = "among-10000"
     case registration
     case bootstrap
-    // Placeholder (issue 3): `injectAfterFirst` (`@Inject` access after the first) and
-    // `injectedRead` (`@Injected(\.key)` read) join here once the property wrappers are merged.
+    /// `@Inject` access after the first, against reading a stored property.
+    case injectAfterFirst = "inject-after-first"
+    /// `@Injected(\.key)` read, against a swift-dependencies `@Dependency(\.key)` read.
+    case injectedRead = "injected-read"
 
     var title: String {
         switch self {
@@ -21,6 +23,8 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .among10k: return "Singleton among 10 000 registrations"
         case .registration: return "Registration (per type, 10 000 types)"
         case .bootstrap: return "Bootstrap of 10 000 modules (ms)"
+        case .injectAfterFirst: return "@Inject access after the first"
+        case .injectedRead: return "@Injected(\\.key) read"
         }
     }
 

@@ -72,10 +72,18 @@ enum WeaveDIContestant {
             for _ in 0..<n { blackHole(threads.resolve(ThreadServiceA.self)) }
         }) }
 
-        // Placeholder (issue 3, property wrappers): add `@Inject` access after the first and
-        // `@Injected(\.key)` read here once `Inject` / `Injected` / `InjectedValues` are merged,
-        // recording them as `.injectAfterFirst` and `.injectedRead`. Until then those rows are
-        // simply absent from the table: no number is made up.
+        // Property wrappers resolve from `Container.shared`: register there.
+        Container.shared.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
+        let injectHolder = InjectHolder()
+        _ = injectHolder.logger  // the first access resolves; the case measures the ones after
+        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(injectHolder.logger) }
+        }) }
+        let injectedHolder = InjectedHolder()
+        _ = injectedHolder.logger
+        if settings.wants(.injectedRead) { results.record(.injectedRead, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(injectedHolder.logger) }
+        }) }
     }
 
     fileprivate static func registerFiller<T: Filler>(_ type: T.Type, in container: Container) {
@@ -123,4 +131,26 @@ extension WeaveDIContestant {
         }
         return true
     }
+}
+
+/// A class using `@Inject`, as apps write it.
+final class InjectHolder: @unchecked Sendable {
+    @Inject var logger: (any Logging)?
+}
+
+/// An `InjectedValues` key with a live value, as seed 003 declares them.
+struct BenchLoggerKey: InjectedKey {
+    static let liveValue: any Logging = ConsoleLogger()
+}
+
+extension InjectedValues {
+    var benchLogger: any Logging {
+        get { self[BenchLoggerKey.self] }
+        set { self[BenchLoggerKey.self] = newValue }
+    }
+}
+
+/// A class using `@Injected(\.key)`, as apps write it.
+final class InjectedHolder: @unchecked Sendable {
+    @Injected(\.benchLogger) var logger
 }
