@@ -262,4 +262,20 @@ struct RegistryStorageTests {
         #expect(parent.resolve(ServiceB.self) == nil)
         #expect(child.autoRegistrationState.load(ordering: .relaxed) == parent.autoRegistrationState.load(ordering: .relaxed))
     }
+
+    @Test("Thousands of names on one type: each resolves to its own registration, removal keeps the rest")
+    func manyNamesOnOneType() {
+        let container = Container()
+        for index in 0..<5_000 { container.register("n\(index)", Int.self) { index } }
+        #expect(container.resolve("n0", Int.self) == 0)
+        #expect(container.resolve("n4999", Int.self) == 4_999)
+        #expect(container.resolve("n5000", Int.self) == nil)
+        #expect(container.unregister(Int.self, name: "n10"))
+        #expect(container.resolve("n10", Int.self) == nil)
+        #expect(container.resolve("n11", Int.self) == 11)
+        #expect(container.resolve("n4999", Int.self) == 4_999)
+        container.register("n11", Int.self) { -11 }
+        #expect(container.resolve("n11", Int.self) == -11)
+        #expect(container.registrations.count == 4_999)
+    }
 }

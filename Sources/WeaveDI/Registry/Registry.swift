@@ -22,6 +22,7 @@ final class Registry: @unchecked Sendable {
     @exclusivity(unchecked) private var used = 0
 
     init() {
+        assert(MemoryLayout<SlotStorage>.size <= SlotStorage.stride, "a slot must fit its cache line")
         let table = SlotTable(capacity: 16)
         tables = [table]
         current = .create(Unmanaged.passUnretained(table))

@@ -15,6 +15,12 @@ struct SlotStorage {
     @usableFromInline var unnamedResolutions: Int
     /// Named registrations with their resolution counts; a type rarely has more than a few.
     @usableFromInline var named: [NamedRegistration]
+    /// Positions in `named` by name, kept once a type has more than `indexThreshold` names, so
+    /// thousands of names on one type stay linear to register and constant to look up.
+    @usableFromInline var namedIndex: [String: Int]?
+
+    /// Below this many names a linear walk beats hashing the name.
+    @usableFromInline static var indexThreshold: Int { 16 }
 
     /// Initializes the slot memory at `storage` (the lock word unlocked, no registrations).
     static func initialize(_ storage: UnsafeMutablePointer<SlotStorage>, id: UInt) {
@@ -28,6 +34,7 @@ struct SlotStorage {
         unnamed = nil
         unnamedResolutions = 0
         named = []
+        namedIndex = nil
     }
 
     /// Distance between slots in the arena: one cache line, so two threads resolving different
@@ -79,9 +86,14 @@ struct TypeSlot {
 
     @inlinable
     func findNamed(_ name: String, counting: Bool) -> Unmanaged<RegistrationRecord>? {
+        if let index = storage.pointee.namedIndex {
+            guard let position = index[name] else { return nil }
+            if counting { storage.pointee.named[position].resolutions &+= 1 }
+            return Unmanaged.passUnretained(storage.pointee.named[position].record)
+        }
         // Comparing a few small strings is cheaper than hashing; the entries are walked in place
         // (no copies, so no reference counting).
-        storage.pointee.named.withUnsafeMutableBufferPointer { entries in
+        return storage.pointee.named.withUnsafeMutableBufferPointer { entries -> Unmanaged<RegistrationRecord>? in
             var entry = entries.baseAddress
             let end = entry.map { $0 + entries.count }
             while let current = entry, current != end {
@@ -117,17 +129,41 @@ struct TypeSlot {
             storage.pointee.unnamedResolutions = 0
             return old
         }
-        if let index = storage.pointee.named.firstIndex(where: { $0.record.name == name }) {
+        let existing = storage.pointee.namedIndex.map { $0[name] }
+            ?? storage.pointee.named.firstIndex(where: { $0.record.name == name })
+        if let index = existing {
             let old = storage.pointee.named[index].record
             if let record {
                 storage.pointee.named[index] = NamedRegistration(record: record, resolutions: 0)
             } else {
                 storage.pointee.named.remove(at: index)
+                rebuildNamedIndex()  // positions after `index` moved (removal is rare)
             }
             return old
         }
-        if let record { storage.pointee.named.append(NamedRegistration(record: record, resolutions: 0)) }
+        if let record {
+            storage.pointee.named.append(NamedRegistration(record: record, resolutions: 0))
+            if storage.pointee.namedIndex != nil {
+                storage.pointee.namedIndex?[name] = storage.pointee.named.count - 1
+            } else if storage.pointee.named.count > SlotStorage.indexThreshold {
+                rebuildNamedIndex()
+            }
+        }
         return nil
+    }
+
+    /// Builds the name index when there are enough names, drops it otherwise; lock held.
+    private func rebuildNamedIndex() {
+        guard storage.pointee.named.count > SlotStorage.indexThreshold else {
+            storage.pointee.namedIndex = nil
+            return
+        }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(storage.pointee.named.count)
+        for (position, entry) in storage.pointee.named.enumerated() {
+            if let name = entry.record.name { index[name] = position }
+        }
+        storage.pointee.namedIndex = index
     }
 
     /// Sets every registration's resolution count back to zero; call with the lock held.
@@ -151,6 +187,7 @@ struct TypeSlot {
         storage.pointee.unnamed = nil
         storage.pointee.unnamedResolutions = 0
         storage.pointee.named = []
+        storage.pointee.namedIndex = nil
         return records
     }
 }
