@@ -31,14 +31,14 @@ final class RunCounter: @unchecked Sendable {
 /// A graph with one problem of every kind, and where each was registered.
 struct BrokenGraph {
     let container = Container()
-    let needsAbsentSite: WeaveDI.SourceLocation
-    let cycleASite: WeaveDI.SourceLocation
-    let cycleBSite: WeaveDI.SourceLocation
-    let holderSite: WeaveDI.SourceLocation
-    let helperSite: WeaveDI.SourceLocation
-    let requestSite: WeaveDI.SourceLocation
-    let throwingSite: WeaveDI.SourceLocation
-    let moduleSite: WeaveDI.SourceLocation
+    let needsAbsentSite: RegistrationSite
+    let cycleASite: RegistrationSite
+    let cycleBSite: RegistrationSite
+    let holderSite: RegistrationSite
+    let helperSite: RegistrationSite
+    let requestSite: RegistrationSite
+    let throwingSite: RegistrationSite
+    let moduleSite: RegistrationSite
 
     init() {
         let container = self.container

@@ -69,7 +69,7 @@ struct RequiredInjectTests {
     func trapMessage() {
         let message = InjectionTrap.message(
             wrapper: "@RequiredInject", type: RequiredLoggr.self, name: nil, owner: "UserViewModel",
-            site: SourceLocation(fileID: "App/UserViewModel.swift", line: 12),
+            site: RegistrationSite(fileID: "App/UserViewModel.swift", line: 12),
             error: .dependencyNotFound(RequiredLoggr.self, name: nil, similar: ["App.RequiredLogger"]))
         #expect(message.contains("@RequiredInject"))
         #expect(message.contains("RequiredLoggr"))

@@ -15,7 +15,7 @@ extension Container {
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
         store(key: RegistryKey(type), scope: scope, dependencies: [],
-              site: SourceLocation(fileID: file, line: line), factory: factory)
+              site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
     /// Registers `factory` to build `type` under `name`, alongside any unnamed registration.
@@ -29,19 +29,19 @@ extension Container {
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
         store(key: RegistryKey(type, name: name), scope: scope, dependencies: [],
-              site: SourceLocation(fileID: file, line: line), factory: factory)
+              site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
     /// Registers an existing instance: every resolution of `type` returns it.
     @discardableResult
     public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
-        store(key: RegistryKey(type), site: SourceLocation(fileID: file, line: line), instance: instance)
+        store(key: RegistryKey(type), site: RegistrationSite(fileID: file, line: line), instance: instance)
     }
 
     /// Registers an existing instance under `name`.
     @discardableResult
     public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
-        store(key: RegistryKey(type, name: name), site: SourceLocation(fileID: file, line: line), instance: instance)
+        store(key: RegistryKey(type, name: name), site: RegistrationSite(fileID: file, line: line), instance: instance)
     }
 
     /// Registers what `module` describes.
@@ -69,7 +69,7 @@ extension Container {
         key: RegistryKey,
         scope: Scope,
         dependencies: [Any.Type],
-        site: SourceLocation,
+        site: RegistrationSite,
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
         insert(key: key, type: T.self, site: site) { sequence in
@@ -79,7 +79,7 @@ extension Container {
     }
 
     /// Stores `instance` as a singleton under `key`.
-    func store<T>(key: RegistryKey, site: SourceLocation, instance: T) -> RegistrationHandle {
+    func store<T>(key: RegistryKey, site: RegistrationSite, instance: T) -> RegistrationHandle {
         insert(key: key, type: T.self, site: site) { sequence in
             SingletonRecord(name: key.name, site: site, sequence: sequence, instance: instance)
         }
@@ -90,7 +90,7 @@ extension Container {
     /// Everything here is non-generic except what `make` does, so registration code (generic and
     /// unspecialized in the library) pays one generic-metadata look-up per registration.
     private func insert(
-        key: RegistryKey, type: Any.Type, site: SourceLocation, _ make: (_ sequence: Int) -> RegistrationRecord
+        key: RegistryKey, type: Any.Type, site: RegistrationSite, _ make: (_ sequence: Int) -> RegistrationRecord
     ) -> RegistrationHandle {
         let rejects = duplicatePolicy == .reject
         var replaced: RegistrationRecord?
@@ -149,7 +149,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     /// Its lifetime.
     public let scope: Scope
     /// Where it was registered.
-    public let site: SourceLocation
+    public let site: RegistrationSite
     /// The types its module declared it depends on.
     public let declaredDependencies: [Any.Type]
 
@@ -182,7 +182,7 @@ public struct RegistrationHandle: Sendable {
     }
 
     /// Where the registration was made.
-    public var site: SourceLocation { record.site }
+    public var site: RegistrationSite { record.site }
 
     /// Removes this registration if it is still the current one for its type and name (a later
     /// registration that replaced it is left alone). Returns whether it removed anything.

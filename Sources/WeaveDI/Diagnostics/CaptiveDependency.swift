@@ -5,13 +5,13 @@ public struct CaptiveDependency: Sendable, Hashable, CustomStringConvertible {
     /// The singleton (type and name).
     public let singleton: String
     /// Where the singleton was registered.
-    public let singletonSite: SourceLocation
+    public let singletonSite: RegistrationSite
     /// The shorter-lived dependency (type and name).
     public let dependency: String
     /// The dependency's lifetime: `transient`, `weak` or a custom scope such as `scope(request)`.
     public let dependencyScope: Scope
     /// Where the dependency was registered.
-    public let dependencySite: SourceLocation
+    public let dependencySite: RegistrationSite
 
     /// Who holds what, with both registration sites and what to do.
     public var description: String {

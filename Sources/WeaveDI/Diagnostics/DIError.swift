@@ -14,7 +14,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     case scopeEnded(scope: String, type: Any.Type)
     /// The type was registered twice under the same name while duplicates are rejected
     /// (see ``Container/duplicatePolicy``).
-    case duplicateRegistration(Any.Type, name: String? = nil, first: SourceLocation, second: SourceLocation)
+    case duplicateRegistration(Any.Type, name: String? = nil, first: RegistrationSite, second: RegistrationSite)
 
     /// What went wrong, naming the types involved, and what to do about it.
     public var description: String {

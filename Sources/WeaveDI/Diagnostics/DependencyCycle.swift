@@ -5,7 +5,7 @@ public struct DependencyCycle: Sendable, Hashable, CustomStringConvertible {
     public let path: [String]
     /// Where each member of the cycle (in ``path`` order, without the repeated last one) was
     /// registered, when it is registered.
-    public let sites: [SourceLocation?]
+    public let sites: [RegistrationSite?]
 
     /// `A -> B -> A`, with where each member was registered.
     public var description: String {
@@ -15,7 +15,7 @@ public struct DependencyCycle: Sendable, Hashable, CustomStringConvertible {
 
     /// The cycle of `path` (as a cycle error gives it, first and last equal), starting at its
     /// smallest member.
-    init(path: [String], siteOf: (String) -> SourceLocation?) {
+    init(path: [String], siteOf: (String) -> RegistrationSite?) {
         var members = Array(path.dropLast())
         if path.first != path.last || members.isEmpty { members = path }
         if let start = members.indices.min(by: { members[$0] < members[$1] }) {

@@ -15,10 +15,10 @@ extension DependencyGraph {
         /// type is not registered.
         public let scope: String?
         /// Where it was registered, if it is.
-        public let site: SourceLocation?
+        public let site: RegistrationSite?
 
         /// A node; `scope` `nil` marks a type that is not registered.
-        public init(id: String, typeName: String, name: String?, label: String, scope: String?, site: SourceLocation?) {
+        public init(id: String, typeName: String, name: String?, label: String, scope: String?, site: RegistrationSite?) {
             self.id = id
             self.typeName = typeName
             self.name = name

@@ -3,7 +3,7 @@ public struct FactoryFailure: Sendable, CustomStringConvertible {
     /// The registration whose factory threw (type and name).
     public let typeName: String
     /// Where it was registered.
-    public let site: SourceLocation?
+    public let site: RegistrationSite?
     /// The registration being built when it was asked for, if it was a dependency.
     public let requiredBy: String?
     /// What the factory threw.

@@ -3,7 +3,7 @@ public struct MissingDependency: Sendable, CustomStringConvertible {
     /// The registration that needs it (type and name), or `nil` when it was asked for directly.
     public let dependent: String?
     /// Where the dependent was registered (`#fileID:#line` of its `register` call or module).
-    public let dependentSite: SourceLocation?
+    public let dependentSite: RegistrationSite?
     /// The missing type (and name), e.g. `MyApp.Logger`.
     public let missing: String
     /// The missing type.

@@ -16,7 +16,7 @@ extension ValidationSandbox {
     func report(validatedCount: Int) -> ValidationReport {
         let all = registrations
         var byKey: [RegistryKey: ChainedRegistration] = [:]
-        var siteByName: [String: SourceLocation] = [:]
+        var siteByName: [String: RegistrationSite] = [:]
         for registration in all {
             byKey[registration.key] = registration
             siteByName[registration.record.displayName] = registration.record.site
@@ -24,7 +24,7 @@ extension ValidationSandbox {
 
         var missing: [MissingDependency] = []
         var missingIndex: [String: Int] = [:]
-        func addMissing(dependent: String?, site: SourceLocation?, type: Any.Type, name: String?, requested: Bool, declared: Bool) {
+        func addMissing(dependent: String?, site: RegistrationSite?, type: Any.Type, name: String?, requested: Bool, declared: Bool) {
             let missingName = ResolutionFrame.displayName(type, name)
             let id = "\(dependent ?? "")\u{0}\(missingName)"
             if let index = missingIndex[id] {

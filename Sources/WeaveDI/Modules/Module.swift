@@ -18,7 +18,7 @@ public struct Module: Sendable, CustomStringConvertible {
     /// Types its factory needs, as declared by the maker (validation checks they are registered).
     public let dependencies: [Any.Type]
     /// Where the module was made.
-    public let site: SourceLocation
+    public let site: RegistrationSite
     private let registrar: @Sendable (Container, Module) -> Void
 
     /// A module registering `factory` for `type`.
@@ -35,7 +35,7 @@ public struct Module: Sendable, CustomStringConvertible {
         self.name = name
         self.scope = scope
         self.dependencies = dependencies
-        self.site = SourceLocation(fileID: file, line: line)
+        self.site = RegistrationSite(fileID: file, line: line)
         self.registrar = { container, module in
             _ = container.store(key: RegistryKey(T.self, name: module.name), scope: module.scope,
                                 dependencies: module.dependencies, site: module.site, factory: factory)
@@ -50,7 +50,7 @@ public struct Module: Sendable, CustomStringConvertible {
         name: String?,
         scope: Scope,
         dependencies: [Any.Type],
-        site: SourceLocation,
+        site: RegistrationSite,
         containerFactory: @escaping @Sendable (Container) throws -> T
     ) {
         self.type = type

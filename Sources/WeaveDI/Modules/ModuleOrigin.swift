@@ -4,10 +4,10 @@ public struct ModuleOrigin: Sendable, Hashable, CustomStringConvertible {
     /// The name of the factory that made the module (its type name unless the app named it).
     public let factory: String
     /// Where the module was made (the `makeModule` / `Module(...)` call).
-    public let site: SourceLocation
+    public let site: RegistrationSite
 
     /// An origin for a module made by `factory` at `site`.
-    public init(factory: String, site: SourceLocation) {
+    public init(factory: String, site: RegistrationSite) {
         self.factory = factory
         self.site = site
     }

@@ -61,7 +61,7 @@ public struct RegisterModule: Sendable {
         factory: @Sendable @escaping (Repo) -> UseCase
     ) -> @Sendable () -> Module {
         let scope = scope ?? defaultScope
-        let site = SourceLocation(fileID: file, line: line)
+        let site = RegistrationSite(fileID: file, line: line)
         return {
             Module(useCaseProtocol, name: name, scope: scope, dependencies: [], site: site) { container in
                 let repositoryKey = RegistryKey(Repo.self)

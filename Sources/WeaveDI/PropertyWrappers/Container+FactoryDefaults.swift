@@ -9,7 +9,7 @@ extension Container {
         _ makeDefault: @escaping @Sendable () -> T,
         key: RegistryKey,
         scope: Scope,
-        site: @autoclosure () -> SourceLocation
+        site: @autoclosure () -> RegistrationSite
     ) throws(DIError) -> T {
         if scope.tag == 0 { return try runFactory(makeDefault, key: key, type: T.self) }
         let home = root ?? self
@@ -37,7 +37,7 @@ extension Container {
     /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
     /// replaces nor reports a duplicate: racing callers install one record between them.
     @usableFromInline
-    func storeIfAbsent<T>(key: RegistryKey, scope: Scope, site: SourceLocation, factory: @escaping @Sendable () throws -> T) {
+    func storeIfAbsent<T>(key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T) {
         registry.withSlotForWriting(id: key.id) { slot, sequence in
             guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
             // Made outside the slot lock (an allocation); the write lock keeps other writers out.

@@ -156,7 +156,7 @@ public struct Factory<T>: Sendable {
         factory: @escaping @Sendable () -> T
     ) -> RegistrationHandle {
         container.store(key: definition.overrideKey, scope: scope, dependencies: [],
-                        site: SourceLocation(fileID: file, line: line), factory: factory)
+                        site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
     /// Drops what ``register(scope:in:file:line:factory:)`` registered in `container`
@@ -202,5 +202,5 @@ final class FactoryDefinition<T>: Sendable {
     }
 
     /// Where the key or property is declared.
-    @usableFromInline var site: SourceLocation { SourceLocation(fileID: "\(file)", line: Int(line)) }
+    @usableFromInline var site: RegistrationSite { RegistrationSite(fileID: "\(file)", line: Int(line)) }
 }

@@ -8,7 +8,7 @@ enum InjectionTrap {
         type: Any.Type,
         name: String?,
         owner: String,
-        site: SourceLocation,
+        site: RegistrationSite,
         error: DIError
     ) -> String {
         let typeName = String(describing: type)

@@ -66,7 +66,7 @@ final class WriteOnceCell<Value>: @unchecked Sendable {
     }
 
     /// Where the property is declared.
-    var site: SourceLocation { SourceLocation(fileID: "\(file)", line: Int(line)) }
+    var site: RegistrationSite { RegistrationSite(fileID: "\(file)", line: Int(line)) }
 }
 
 /// The swift-atomics storage of an optional `Wrapped` (spelled through the protocol, because the

@@ -18,7 +18,7 @@ class RegistrationRecord: @unchecked Sendable {
     /// Types the registration declared it depends on (modules do); validation checks them.
     let declaredDependencies: [Any.Type]
 
-    init(scopeTag: UInt8, name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int) {
+    init(scopeTag: UInt8, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int) {
         self.scopeTag = scopeTag
         self.siteLine = Int32(clamping: site.line)
         self.sequence = sequence
@@ -28,7 +28,7 @@ class RegistrationRecord: @unchecked Sendable {
     }
 
     /// Where the registration was made.
-    var site: SourceLocation { SourceLocation(fileID: siteFileID, line: Int(siteLine)) }
+    var site: RegistrationSite { RegistrationSite(fileID: siteFileID, line: Int(siteLine)) }
 
     /// The registration's lifetime.
     var scope: Scope {
@@ -94,7 +94,7 @@ final class InstanceCell<T>: InstanceStorage {
 class TypedRecord<T>: RegistrationRecord, @unchecked Sendable {
     @usableFromInline let factory: @Sendable () throws -> T
 
-    init(scopeTag: UInt8, name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int,
+    init(scopeTag: UInt8, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
          factory: @escaping @Sendable () throws -> T) {
         self.factory = factory
         super.init(scopeTag: scopeTag, name: name, site: site,
@@ -118,7 +118,7 @@ class TypedRecord<T>: RegistrationRecord, @unchecked Sendable {
 ///
 /// A free function returning the non-generic base, so unspecialized callers (registration code
 /// is generic in the library) look up exactly one class's generic metadata per registration.
-func makeRecord<T>(scope: Scope, name: String?, site: SourceLocation, declaredDependencies: [Any.Type],
+func makeRecord<T>(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
                    sequence: Int, factory: @escaping @Sendable () throws -> T) -> RegistrationRecord {
     switch scope.kind {
     case .transient:
@@ -142,14 +142,14 @@ final class SingletonRecord<T>: TypedRecord<T>, InstanceStorage, @unchecked Send
     @exclusivity(unchecked) @usableFromInline var value: T?
     @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
 
-    init(name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int,
+    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
          factory: @escaping @Sendable () throws -> T) {
         super.init(scopeTag: 1, name: name, site: site, declaredDependencies: declaredDependencies,
                    sequence: sequence, factory: factory)
     }
 
     /// A singleton whose instance already exists (`register(_:instance:)`).
-    init(name: String?, site: SourceLocation, sequence: Int, instance: T) {
+    init(name: String?, site: RegistrationSite, sequence: Int, instance: T) {
         let box = UncheckedBox(instance)
         value = instance
         super.init(scopeTag: 1, name: name, site: site, declaredDependencies: [], sequence: sequence,
@@ -174,7 +174,7 @@ final class WeakRecord<T>: TypedRecord<T>, InstanceStorage, @unchecked Sendable 
     @exclusivity(unchecked) @usableFromInline weak var object: AnyObject?
     @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
 
-    init(name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int,
+    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
          factory: @escaping @Sendable () throws -> T) {
         super.init(scopeTag: 2, name: name, site: site, declaredDependencies: declaredDependencies,
                    sequence: sequence, factory: factory)
@@ -205,7 +205,7 @@ final class ScopedRecord<T>: TypedRecord<T>, @unchecked Sendable {
     /// records need one, so the other lifetimes do not pay its bytes.)
     @usableFromInline let uniqueID: UInt64 = scopedRecordIDs.wrappingIncrementThenLoad(ordering: .relaxed)
 
-    init(scope: Scope, name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int,
+    init(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
          factory: @escaping @Sendable () throws -> T) {
         customScope = scope
         super.init(scopeTag: 3, name: name, site: site, declaredDependencies: declaredDependencies,

@@ -1,5 +1,5 @@
 /// Where something was declared in the app's source, as `#fileID` and `#line` give it.
-public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+public struct RegistrationSite: Hashable, Sendable, Codable, CustomStringConvertible {
     /// The `#fileID` of the declaration (`Module/File.swift`).
     public let fileID: String
     /// The line of the declaration.
