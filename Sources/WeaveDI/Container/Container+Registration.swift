@@ -49,6 +49,7 @@ extension Container {
     }
 
     /// Registers what `module` describes.
+    @_disfavoredOverload
     public func register(_ module: Module) {
         module.register(into: self)
     }

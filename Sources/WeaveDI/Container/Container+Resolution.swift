@@ -58,6 +58,11 @@ extension Container {
 
     /// Resolves `type` and records how long it took in the statistics (and the slow hook).
     public func resolveWithTracking<T>(_ type: T.Type) -> T? {
+        let stack = ResolutionStack.current
+        // This call times the whole resolution; the factory's own timing would count it twice.
+        let outerDepth = stack.trackedDepth
+        stack.trackedDepth = stack.frames.count + 1
+        defer { stack.trackedDepth = outerDepth }
         let start = monotonicSeconds()
         let value = resolve(type)
         let elapsed = monotonicSeconds() - start
@@ -137,6 +142,10 @@ extension Container {
 
     @usableFromInline
     func runTimed<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
+        if ResolutionStack.current.trackedDepth == ResolutionStack.current.frames.count {
+            // `resolveWithTracking` times this resolution itself.
+            do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name) }
+        }
         let start = monotonicSeconds()
         defer {
             let elapsed = monotonicSeconds() - start

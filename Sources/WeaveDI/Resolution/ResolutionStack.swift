@@ -46,6 +46,9 @@ final class ResolutionStack {
         let epoch: Int
     }
 
+    /// The frame depth `resolveWithTracking` is timing (0 when none).
+    @usableFromInline var trackedDepth = 0
+
     /// Edges this thread recorded lately (see `Container.noteEdge`).
     @usableFromInline var recentEdges: [RecentEdge] = []
 

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import WeaveDI
+
+// Call shapes copied from the seeds (with only the fixes a user must make to invalid Swift),
+// so a change that breaks seed code breaks this build.
+
+// Seed 001: generic repository registered under a parameterized protocol.
+struct SeedUser: Codable { let id: String }
+protocol SeedRepository<Entity> {
+    associatedtype Entity: Codable
+    func fetchAll() async throws -> [Entity]
+}
+final class CoreDataRepository<T: Codable>: SeedRepository {
+    typealias Entity = T
+    func fetchAll() async throws -> [T] { [] }
+}
+
+// Seed 001: decorator chain.
+protocol SeedOrderService: Sendable { func process() -> String }
+final class BasicOrderService: SeedOrderService { func process() -> String { "basic" } }
+final class LoggingOrderService: SeedOrderService {
+    let decorated: SeedOrderService
+    init(decorated: SeedOrderService) { self.decorated = decorated }
+    func process() -> String { "logged(\(decorated.process()))" }
+}
+
+// Seed 004: the app's own scope enum and a UnifiedDI extension built on `register(_:factory:)`.
+enum DependencyScope { case request, session, instance }
+extension UnifiedDI {
+    static func registerScoped<T: Sendable>(
+        _ type: T.Type,
+        scope: DependencyScope,
+        factory: @escaping @Sendable () -> T
+    ) {
+        switch scope {
+        case .request:
+            register(type, factory: factory)
+        case .session, .instance:
+            let instance = factory()
+            register(type) { instance }
+        }
+    }
+}
+
+// Seed 000: critical services checked through `[Any.Type]`.
+enum InitializationError: LocalizedError {
+    case criticalServiceMissing(String)
+}
+
+@Suite("Seed shapes")
+struct SeedShapesTests {
+    @Test func genericRepositoryAndDecoratorChain() async throws {
+        let container = Container()
+        try await Container.withShared(container) {
+            await WeaveDI.Container.bootstrap { container in
+                container.register((any SeedRepository<SeedUser>).self) {
+                    CoreDataRepository<SeedUser>()
+                }
+                container.register("BasicOrderService", SeedOrderService.self) {
+                    BasicOrderService()
+                }
+                container.register(SeedOrderService.self) {
+                    let basicService = container.resolve("BasicOrderService", SeedOrderService.self)!
+                    return LoggingOrderService(decorated: basicService)
+                }
+            }
+            let repository = UnifiedDI.resolve((any SeedRepository<SeedUser>).self)
+            let all = try await repository?.fetchAll()
+            #expect(all?.isEmpty == true)
+            #expect(UnifiedDI.resolve(SeedOrderService.self)?.process() == "logged(basic)")
+        }
+    }
+
+    @Test func registerScopedFromSeed004() {
+        Container.withShared(Container()) {
+            UnifiedDI.registerScoped(UUID.self, scope: .request) { UUID() }
+            #expect(UnifiedDI.resolve(UUID.self) != UnifiedDI.resolve(UUID.self))
+            UnifiedDI.registerScoped(UUID.self, scope: .session) { UUID() }
+            #expect(UnifiedDI.resolve(UUID.self) == UnifiedDI.resolve(UUID.self))
+        }
+    }
+
+    @Test func verifyCriticalDependenciesFromSeed000() async throws {
+        let container = Container()
+        container.register(UserRepository.self) { UserRepositoryImpl() }
+        container.register(DatabaseService.self) { InMemoryDatabase() }
+        try await Container.withShared(container) {
+            let criticalServices: [Any.Type] = [DatabaseService.self, UserRepository.self]
+            for serviceType in criticalServices {
+                let resolved = WeaveDI.Container.shared.resolve(serviceType)
+                guard resolved != nil else {
+                    throw InitializationError.criticalServiceMissing(String(describing: serviceType))
+                }
+            }
+        }
+    }
+
+    @Test func seedModuleRegistrationLoop() async {
+        let modules = [Module(UserRepository.self) { UserRepositoryImpl() },
+                       Module(DatabaseService.self) { InMemoryDatabase() }]
+        await Container.withShared(Container()) {
+            await WeaveDI.Container.bootstrap { container in
+                await withTaskGroup(of: Void.self) { group in
+                    for module in modules {
+                        group.addTask { await container.register(module) }
+                    }
+                }
+            }
+            #expect(UnifiedDI.resolve(UserRepository.self) != nil)
+            #expect(DI.resolve(DatabaseService.self) != nil)
+        }
+    }
+
+    @Test func dependencyNotFoundAsTheSeedThrowsIt() {
+        let error: Error = DIError.dependencyNotFound(UserRepository.self)
+        #expect(error.localizedDescription.contains("UserRepository"))
+    }
+
+    @Test func monitoringHooksFromSeed001() {
+        let tokens = [
+            UnifiedDI.onSlowResolution { serviceName, duration in
+                if duration > 0.01 { print("⚠️ Slow DI resolution: \(serviceName) took \(duration * 1000)ms") }
+            },
+            UnifiedDI.onMemoryPressure { print("💾 DI Container under memory pressure") },
+            UnifiedDI.onResolutionError { serviceName, error in print("❌ DI Resolution failed: \(serviceName) - \(error)") },
+        ]
+        tokens.forEach { $0.cancel() }
+        UnifiedRegistry.shared.enableOptimization()
+        UnifiedRegistry.shared.disableOptimization()
+    }
+}
