@@ -15,5 +15,5 @@ public protocol OrderLookup: Sendable {
 /// app decides whether there is one (see `Container.receiptPrinter`).
 public protocol ReceiptPrinting: Sendable {
     /// Prints the receipt and says where it went (a file path, a printer name).
-    func printReceipt(for order: Order, payment: Payment, customer: User?) throws -> String
+    func printReceipt(for order: Order, payment: Payment) throws -> String
 }
