@@ -45,13 +45,12 @@ let package = Package(
         // Core modules
         .target(
             name: "Networking",
-            dependencies: ["SharedModels", .product(name: "WeaveDI", package: "WeaveDI")],
+            dependencies: [.product(name: "WeaveDI", package: "WeaveDI")],
             path: "Core/Networking/Sources"
         ),
         .target(
             name: "Database",
-            dependencies: ["SharedModels", .product(name: "WeaveDI", package: "WeaveDI"),
-                           .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["SharedModels", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Core/Database/Sources"
         ),
         .target(
@@ -72,7 +71,8 @@ let package = Package(
         .testTarget(
             name: "ExampleTests",
             dependencies: ["UserFeature", "OrderFeature", "PaymentFeature", "DI", "Database", "Networking",
-                           "SharedModels", .product(name: "WeaveDI", package: "WeaveDI")],
+                           "SharedModels", .product(name: "WeaveDI", package: "WeaveDI"),
+                           .product(name: "WeaveDITesting", package: "WeaveDI")],
             path: "Tests/ExampleTests"
         ),
     ],
