@@ -25,6 +25,8 @@ let package = Package(
         ),
         .executableTarget(name: "WeaveDIDemo", dependencies: ["WeaveDI"]),
         .testTarget(name: "WeaveDITests", dependencies: ["WeaveDI"]),
+        // The messages the Reliability article documents are the ones WeaveDI prints.
+        .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI"]),
     ],
     swiftLanguageModes: [.v6]
 )
