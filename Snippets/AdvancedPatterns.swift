@@ -143,5 +143,28 @@ for entry in UnifiedDI.statistics() where entry.resolutions > 0 {
 }
 // snippet.end
 
+// snippet.validation
+let report = WeaveDI.Container.shared.validate()   // every registration resolved once, in a sandbox
+print(report)                    // "Dependency graph is valid: …" or every problem, grouped by kind
+print(report.graph.mermaid())    // paste into any Mermaid renderer
+let dot = report.graph.dot()     // render with `dot -Tsvg`
+
+// Seed 000's critical-services check, in one line:
+try WeaveDI.Container.shared.verifyOrThrow([OrderService.self, Logger.self])
+// snippet.end
+
+// snippet.health
+actor PaymentGateway: HealthCheckable {
+    func healthCheck() async -> HealthStatus {
+        .degraded(reason: "sandbox mode")
+    }
+}
+
+UnifiedDI.register(PaymentGateway.self, scope: .singleton) { PaymentGateway() }
+let health = await WeaveDI.Container.shared.checkHealth(timeout: 2)
+print(health["AdvancedPatterns.PaymentGateway"] ?? .healthy)   // degraded: sandbox mode
+// snippet.end
+
 // snippet.hide
+print(dot.isEmpty)
 slowToken.cancel(); errorToken.cancel(); pressureToken.cancel()

@@ -82,3 +82,15 @@ func fetchesThroughTheOverride() async throws {
     }
 }
 // snippet.end
+
+// snippet.validate
+@Test func theWiringIsComplete() throws {
+    let container = WeaveDI.Container()
+    container.register(APIClient.self) { MockAPIClient() }
+    container.register(UserRepository.self) { MockUserRepository() }
+
+    // Throws a ValidationError listing every missing dependency, cycle, captive dependency and
+    // failing factory at once.
+    try container.validateOrThrow()
+}
+// snippet.end

@@ -37,7 +37,7 @@ enum ShopApp {
             + "\(user.name) has \(rewardedUser?.loyaltyPoints ?? 0) loyalty points; "
             + "receipt: \(captured.receipt.map(displayPath) ?? "none (no receipt printer in \(configuration.environment))")")
 
-        try printDiagnostics(arguments, slowResolutions: slowResolutions)
+        try await printDiagnostics(arguments, slowResolutions: slowResolutions)
 
         // Release everything (a `--env testing` database deletes its temporary file).
         await WeaveDI.Container.reset()

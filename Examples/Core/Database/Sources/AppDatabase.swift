@@ -93,6 +93,9 @@ public final class AppDatabase: Sendable {
         return migrator
     }
 
+    /// Every migration the app knows, in order.
+    public static var migrationNames: [String] { migrator.migrations }
+
     /// The migrations applied to this file, in order.
     public func appliedMigrations() throws -> [String] {
         try queue.read { try AppDatabase.migrator.appliedMigrations($0) }
