@@ -8,6 +8,9 @@ let package = Package(
     ],
     products: [
         .library(name: "WeaveDI", targets: ["WeaveDI"]),
+        // Test support (Swift Testing traits, an XCTest base class); kept out of WeaveDI so apps
+        // never link the testing frameworks.
+        .library(name: "WeaveDITesting", targets: ["WeaveDITesting"]),
         .executable(name: "weavedi-demo", targets: ["WeaveDIDemo"]),
     ],
     dependencies: [
@@ -24,7 +27,25 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "WeaveDIDemo", dependencies: ["WeaveDI"]),
-        .testTarget(name: "WeaveDITests", dependencies: ["WeaveDI"]),
+        .testTarget(
+            name: "WeaveDITests",
+            dependencies: [
+                "WeaveDI",
+                // Diagnostics tests capture WeaveDI's log messages with a swift-log handler.
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "WeaveDITesting", dependencies: ["WeaveDI"]),
+        .testTarget(name: "WeaveDITestingTests", dependencies: ["WeaveDI", "WeaveDITesting"]),
+        // `extension Container: AutoRegistering` is process-wide; its tests keep that conformance
+        // in a target of its own and only act on containers they create.
+        .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI"]),
+        // The seeds' Swift 5 style (static var keys of non-Sendable protocols) must keep compiling.
+        .testTarget(
+            name: "SeedCompatSwift5Tests",
+            dependencies: ["WeaveDI"],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The messages the Reliability article documents are the ones WeaveDI prints.
         .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI"]),
     ],

@@ -85,4 +85,29 @@ struct ConcurrencyTests {
             }
         }
     }
+
+    @Test func taskOutlivingItsBindingKeepsItsContainer() async {
+        let mine = Container()
+        mine.register(Int.self) { 42 }
+        let gate = AsyncGate()
+        let task = Container.withShared(mine) {
+            Task { await gate.wait(); return UnifiedDI.resolve(Int.self) }
+        }
+        await gate.open()  // the binding has ended; the task still runs inside it
+        #expect(await task.value == 42)
+    }
+}
+
+actor AsyncGate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+    func open() {
+        isOpen = true
+        waiters.forEach { $0.resume() }
+        waiters = []
+    }
 }

@@ -85,7 +85,7 @@ struct SeedShapesTests {
         let container = Container()
         container.register(UserRepository.self) { UserRepositoryImpl() }
         container.register(DatabaseService.self) { InMemoryDatabase() }
-        try await Container.withShared(container) {
+        try Container.withShared(container) {
             let criticalServices: [Any.Type] = [DatabaseService.self, UserRepository.self]
             for serviceType in criticalServices {
                 let resolved = WeaveDI.Container.shared.resolve(serviceType)

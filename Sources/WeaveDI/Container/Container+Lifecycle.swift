@@ -24,7 +24,6 @@ extension Container {
                 released.append(contentsOf: slot.allRecords)
                 slot.unnamed = nil
                 slot.named = []
-                slot.resolutionCount = 0
             }
         }
         scopes.endAll()
@@ -37,10 +36,13 @@ extension Container {
         released.removeAll()
     }
 
-    /// Tells the `onMemoryPressure` hooks that the process is under memory pressure.
-    /// Registrations, singletons and scope instances stay; weak-scope instances are already
-    /// released as soon as nothing else holds them.
+    /// Tells the `UnifiedDI.onMemoryPressure` hooks that the process is under memory pressure,
+    /// as the system source does by itself where the platform has one (a `DispatchSource` on
+    /// Apple platforms, a PSI trigger on Linux; see `UnifiedDI.memoryPressureSource`). Call it
+    /// where there is none, or to pass on a signal of your own. Registrations, singletons and
+    /// scope instances stay: WeaveDI cannot know which of them are safe to rebuild. Weak-scope
+    /// instances need no help: they are released as soon as nothing else holds them.
     public func handleMemoryPressure() {
-        DiagnosticsCenter.shared.reportMemoryPressure()
+        DiagnosticsCenter.shared.reportMemoryPressure(source: "Container.handleMemoryPressure()")
     }
 }

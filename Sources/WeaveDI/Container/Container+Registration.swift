@@ -97,7 +97,9 @@ extension Container {
             report(.duplicateRegistration(T.self, name: key.name, first: existing.site, second: site))
             return RegistrationHandle(container: self, key: key, record: existing)
         }
-        if let replaced {
+        if failureSink != nil {
+            // A validation sandbox's registrations are not the app's: they are not logged.
+        } else if let replaced {
             DiagnosticsCenter.shared.logWarning(
                 "\(record.displayName) registered at \(site) replaces the registration at \(replaced.site)")
         } else {

@@ -37,13 +37,13 @@ extension Container {
     /// or ``DIError/factoryFailed(_:name:underlying:)`` (with the factory's error).
     @inlinable
     public func resolveOrThrow<T>(_ type: T.Type) throws -> T {
-        do { return try resolveCore(type, name: nil) } catch { throw report(error) }
+        do { return try resolveCore(type, name: nil) } catch { throw report(error, thrown: true) }
     }
 
     /// Resolves the registration of `type` made under `name`, or throws why it could not.
     @inlinable
     public func resolveOrThrow<T>(_ name: String, _ type: T.Type) throws -> T {
-        do { return try resolveCore(type, name: name) } catch { throw report(error) }
+        do { return try resolveCore(type, name: name) } catch { throw report(error, thrown: true) }
     }
 
     /// Resolves `type`, or stops the program with a message naming the type, registrations with
@@ -51,23 +51,34 @@ extension Container {
     /// programming error; ``resolve(_:)-(T.Type)`` and ``resolveOrThrow(_:)`` do not trap.
     public func requireResolve<T>(_ type: T.Type, file: StaticString = #fileID, line: UInt = #line) -> T {
         do { return try resolveCore(type, name: nil) } catch {
-            let error = report(error)
+            let error = report(error, thrown: true)
             fatalError("WeaveDI.requireResolve(\(String(reflecting: T.self))) failed: \(error.description)", file: file, line: line)
         }
     }
 
-    /// Resolves `type` and records how long it took in the statistics (and the slow hook).
+    /// Resolves `type` like ``resolve(_:)-(T.Type)`` and times the whole resolution, cached or
+    /// built: a successful one counts once in ``statistics()`` (average and slowest duration of
+    /// `type`) and reaches `UnifiedDI.onSlowResolution` when it took at least the threshold.
     public func resolveWithTracking<T>(_ type: T.Type) -> T? {
+        tracking(RegistryKey(type), type) { resolve(type) }
+    }
+
+    /// Resolves the registration of `type` made under `name`, timing it like
+    /// ``resolveWithTracking(_:)``.
+    public func resolveWithTracking<T>(_ name: String, _ type: T.Type) -> T? {
+        tracking(RegistryKey(type, name: name), type) { resolve(name, type) }
+    }
+
+    private func tracking<T>(_ key: RegistryKey, _ type: T.Type, _ body: () -> T?) -> T? {
         let stack = ResolutionStack.current
-        // This call times the whole resolution; the factory's own timing would count it twice.
-        let outerDepth = stack.trackedDepth
-        stack.trackedDepth = stack.frames.count + 1
-        defer { stack.trackedDepth = outerDepth }
+        let outer = stack.tracked
+        stack.tracked = TrackedResolution(key: key, depth: stack.frames.count)
+        defer { stack.tracked = outer }
         let start = monotonicSeconds()
-        let value = resolve(type)
+        guard let value = body() else { return nil }  // a failure is counted as a miss or reported
         let elapsed = monotonicSeconds() - start
-        statisticsStore.recordDuration(RegistryKey(type), type: type, seconds: elapsed)
-        DiagnosticsCenter.shared.reportResolutionTime(String(reflecting: type), elapsed)
+        statisticsStore.recordDuration(key, type: type, seconds: elapsed)
+        if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: elapsed) }
         return value
     }
 
@@ -99,12 +110,12 @@ extension Container {
         if let slot = registry.slot(for: key.id) {
             slot.lock.lock()
             if let record = slot.record(named: key.name) {
-                slot.resolutionCount &+= 1
+                record.resolutionCount &+= 1
                 // The key is derived from `T`, so the record is a `TypedRecord<T>`: no dynamic cast.
                 let typed = unsafeDowncast(record, to: TypedRecord<T>.self)
                 if record.scopeTag == 1, let value = typed.cell.value {
                     slot.lock.unlock()
-                    if !runtimeFlags.optimized.load(ordering: .relaxed) { noteEdge(to: key, type: type) }
+                    if recordsGraph { noteEdge(to: key, type: type) }
                     return value
                 }
                 slot.lock.unlock()
@@ -129,36 +140,44 @@ extension Container {
     func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
         let stack = ResolutionStack.current
         if let index = stack.indexOf(key, in: identity) {
+            // The edge closing the cycle is a real dependency: the graph shows the cycle.
+            if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
             throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: type, name: key.name))
         }
-        if !runtimeFlags.optimized.load(ordering: .relaxed) { noteEdge(to: key, type: type, stack: stack) }
+        if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
         stack.frames.append(ResolutionFrame(key: key, type: type, container: identity))
         defer { stack.frames.removeLast() }
         if runtimeFlags.timing.load(ordering: .relaxed) {
-            return try runTimed(factory, key: key, type: type)
+            return try runTimed(factory, key: key, type: type, stack: stack)
         }
-        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name) }
+        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
     }
 
     @usableFromInline
-    func runTimed<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
-        if ResolutionStack.current.trackedDepth == ResolutionStack.current.frames.count {
-            // `resolveWithTracking` times this resolution itself.
-            do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name) }
-        }
+    func runTimed<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type, stack: ResolutionStack) throws(DIError) -> T {
         let start = monotonicSeconds()
         defer {
             let elapsed = monotonicSeconds() - start
-            statisticsStore.recordDuration(key, type: type, seconds: elapsed)
-            DiagnosticsCenter.shared.reportResolutionTime(ResolutionFrame.displayName(type, key.name), elapsed)
+            // The factory run `resolveWithTracking` times as a whole is not counted twice.
+            let isTracked = stack.tracked.map { $0.key == key && $0.depth == stack.frames.count - 1 } ?? false
+            if !isTracked {
+                statisticsStore.recordDuration(key, type: type, seconds: elapsed)
+                if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: elapsed) }
+            }
         }
-        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name) }
+        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
     }
 
+    /// Turns what a factory threw into the resolution's error; called with the factory's frame
+    /// still on `stack`.
     @usableFromInline
-    static func wrap(_ error: any Error, type: Any.Type, name: String?) -> DIError {
-        // A DIError from a nested resolution (a cycle, a missing dependency) keeps its own detail.
-        if let error = error as? DIError { return error }
+    static func wrap(_ error: any Error, type: Any.Type, name: String?, stack: ResolutionStack) -> DIError {
+        // A DIError from a nested resolution (a cycle, a missing dependency) keeps its own detail,
+        // and was already reported by the nested call.
+        if let error = error as? DIError {
+            stack.notePropagation(of: error)
+            return error
+        }
         return .factoryFailed(type, name: name, underlying: error)
     }
 
@@ -167,6 +186,7 @@ extension Container {
     func resolveShared<T>(_ record: TypedRecord<T>, cell: InstanceCell<T>, lock: SlotLock, key: RegistryKey) throws(DIError) -> T {
         let stack = ResolutionStack.current
         if let index = stack.indexOf(key, in: identity) {
+            if recordsGraph { noteEdge(to: key, type: T.self, stack: stack) }
             throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: T.self, name: key.name))
         }
         let me = stack.threadID
@@ -174,7 +194,7 @@ extension Container {
             lock.lock()
             if let value = cell.cached {
                 lock.unlock()
-                if !runtimeFlags.optimized.load(ordering: .relaxed) { noteEdge(to: key, type: T.self, stack: stack) }
+                if recordsGraph { noteEdge(to: key, type: T.self, stack: stack) }
                 return value
             }
             if cell.builder == nil {
@@ -184,7 +204,7 @@ extension Container {
             }
             lock.unlock()
             try BuildCoordinator.shared.waitForBuilder(
-                waiter: me, what: record.displayName, waiterPath: stack.path,
+                waiter: me, what: record, waiterPath: stack.path,
                 currentBuilder: { lock.withLock { cell.builder } })
         }
         let value: T
@@ -228,7 +248,7 @@ extension Container {
         if let slot = registry.slot(for: key.id) {
             let record = slot.lock.withLock { () -> RegistrationRecord? in
                 let record = slot.record(named: name)
-                if record != nil { slot.resolutionCount &+= 1 }
+                record?.resolutionCount &+= 1
                 return record
             }
             if let record { return try record.resolveErased(in: self, key: key, slot: slot) }
@@ -239,15 +259,31 @@ extension Container {
 
     // MARK: Reporting
 
-    /// Reports a failure to the hooks and the log, adding look-alike registrations to a miss.
+    /// Reports a failure to the hooks and the log (or, in a validation sandbox, to its
+    /// collector), counting a miss and adding look-alike registrations to it.
+    ///
+    /// A failure a factory rethrew after a nested call reported it is not reported again, so the
+    /// hooks hear each failure once. Look-alikes are computed only when someone will read them
+    /// (`thrown`: the caller gets the error), so a quiet miss builds no strings.
     @usableFromInline @discardableResult
-    func report(_ error: DIError) -> DIError {
+    func report(_ error: DIError, thrown: Bool = false) -> DIError {
+        let stack = ResolutionStack.current
+        if stack.takePropagated(error) { return error }
         var error = error
-        if case let .dependencyNotFound(type, name, similar) = error, similar.isEmpty {
-            statisticsStore.recordMiss(RegistryKey(anyType: type, name: name), type: type)
-            error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type))
+        if case let .dependencyNotFound(type, name, similar) = error {
+            let key = RegistryKey(anyType: type, name: name)
+            statisticsStore.recordMiss(key, type: type)
+            if recordsGraph, let dependent = stack.frames.last { graph.record(from: dependent, to: key, type: type) }
+            if similar.isEmpty, thrown || failureSink != nil || DiagnosticsCenter.shared.hasListeners(for: error) {
+                error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type))
+            }
         }
-        DiagnosticsCenter.shared.reportFailure(error)
+        if let failureSink {
+            failureSink.collect(error, dependent: stack.frames.last)
+        } else {
+            DiagnosticsCenter.shared.reportFailure(error)
+        }
+        stack.noteReported(error)
         return error
     }
 

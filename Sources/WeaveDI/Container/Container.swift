@@ -27,6 +27,10 @@ public final class Container: @unchecked Sendable {
     let scopes = ScopeStorage()
     let graph = DependencyGraphRecorder()
     let statisticsStore = StatisticsStore()
+    /// Set on a validation sandbox: failures go here instead of to the app's hooks and log.
+    let failureSink: ValidationCollector?
+    /// Set on a validation sandbox: graph edges are recorded even while optimization is on.
+    @usableFromInline let alwaysRecordsGraph: Bool
 
     /// What to do when a type is registered again under the same name.
     public var duplicatePolicy: DuplicatePolicy {
@@ -45,7 +49,24 @@ public final class Container: @unchecked Sendable {
     public init(parent: Container? = nil) {
         self.parent = parent
         self.root = parent.map { $0.root ?? $0 }
+        self.failureSink = nil
+        self.alwaysRecordsGraph = false
     }
+
+    /// A validation sandbox: a root container whose failures and slow resolutions reach
+    /// `sink` only, and which never runs `AutoRegistering` (it is filled with copies instead).
+    init(sandboxReportingTo sink: ValidationCollector) {
+        self.parent = nil
+        self.root = nil
+        self.failureSink = sink
+        self.alwaysRecordsGraph = true
+        autoRegistrationState.store(2, ordering: .releasing)
+    }
+
+    /// Whether resolutions record dependency-graph edges: unless optimization is on. A sandbox
+    /// always records (validation needs the edges); the common path reads one atomic.
+    @inlinable @inline(__always)
+    var recordsGraph: Bool { !runtimeFlags.optimized.load(ordering: .relaxed) || alwaysRecordsGraph }
 
     @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
@@ -54,8 +75,10 @@ public final class Container: @unchecked Sendable {
     /// The process-wide container.
     @usableFromInline static let processWide = Container()
 
-    /// Number of live `withShared` bindings; while zero, `shared` skips the task-local lookup.
-    @usableFromInline static let bindingCount = ManagedAtomic<Int>(0)
+    /// Set, and never cleared, by the first `withShared`: until then `shared` skips the task-local
+    /// lookup. Never cleared because a task created inside a binding may outlive it and must keep
+    /// seeing its container.
+    @usableFromInline static let bindingsUsed = ManagedAtomic<Bool>(false)
 
     @TaskLocal static var boundContainer: Container?
 
@@ -66,7 +89,7 @@ public final class Container: @unchecked Sendable {
     /// container of its own.
     @inlinable
     public static var shared: Container {
-        if bindingCount.load(ordering: .relaxed) == 0 { return processWide }
+        if !bindingsUsed.load(ordering: .relaxed) { return processWide }
         return boundShared()
     }
 
@@ -76,8 +99,7 @@ public final class Container: @unchecked Sendable {
     /// Runs `operation` with `container` as ``shared`` for the current task and the tasks it
     /// creates. Other tasks keep seeing their own shared container.
     public static func withShared<R>(_ container: Container, operation: () throws -> R) rethrows -> R {
-        bindingCount.wrappingIncrement(ordering: .relaxed)
-        defer { bindingCount.wrappingDecrement(ordering: .relaxed) }
+        if !bindingsUsed.load(ordering: .relaxed) { bindingsUsed.store(true, ordering: .relaxed) }
         return try $boundContainer.withValue(container, operation: operation)
     }
 
@@ -88,8 +110,7 @@ public final class Container: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        bindingCount.wrappingIncrement(ordering: .relaxed)
-        defer { bindingCount.wrappingDecrement(ordering: .relaxed) }
+        if !bindingsUsed.load(ordering: .relaxed) { bindingsUsed.store(true, ordering: .relaxed) }
         return try await $boundContainer.withValue(container, operation: operation, isolation: isolation)
     }
 

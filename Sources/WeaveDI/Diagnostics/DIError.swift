@@ -16,6 +16,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// (see ``Container/duplicatePolicy``).
     case duplicateRegistration(Any.Type, name: String? = nil, first: SourceLocation, second: SourceLocation)
 
+    /// What went wrong, naming the types involved, and what to do about it.
     public var description: String {
         switch self {
         case let .dependencyNotFound(type, name, similar):
@@ -41,6 +42,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         }
     }
 
+    /// The same text as `description`, for `localizedDescription`.
     public var errorDescription: String? { description }
 
     /// The type the error is about (the first of the path for a cycle).
@@ -51,6 +53,34 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             return ResolutionFrame.displayName(type, name)
         case let .circularDependency(path): return path.first ?? "?"
         case let .scopeEnded(_, type): return String(reflecting: type)
+        }
+    }
+}
+
+extension DIError {
+    /// The log level from which this failure is logged: a miss is a warning (an optional
+    /// dependency may be missing on purpose), anything else an error.
+    var logLevel: DILogLevel {
+        if case .dependencyNotFound = self { return .warnings }
+        return .errors
+    }
+
+    /// Whether `other` is the same failure (same case, types, names and path), ignoring what
+    /// reporting adds (look-alike names) and what cannot be compared (a factory's error).
+    func isSameFailure(as other: DIError) -> Bool {
+        switch (self, other) {
+        case let (.dependencyNotFound(a, aName, _), .dependencyNotFound(b, bName, _)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+        case let (.circularDependency(a), .circularDependency(b)):
+            return a == b
+        case let (.factoryFailed(a, aName, _), .factoryFailed(b, bName, _)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+        case let (.scopeEnded(aScope, a), .scopeEnded(bScope, b)):
+            return aScope == bScope && ObjectIdentifier(a) == ObjectIdentifier(b)
+        case let (.duplicateRegistration(a, aName, aFirst, aSecond), .duplicateRegistration(b, bName, bFirst, bSecond)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName && aFirst == bFirst && aSecond == bSecond
+        default:
+            return false
         }
     }
 }

@@ -9,5 +9,6 @@ public enum DILogLevel: Int, Sendable, Comparable, CaseIterable {
     /// Everything, including each registration.
     case all = 3
 
+    /// Orders levels from `.off` (least) to `.all` (most).
     public static func < (lhs: DILogLevel, rhs: DILogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

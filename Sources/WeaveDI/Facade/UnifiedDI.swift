@@ -91,7 +91,11 @@ public enum UnifiedDI {
 
     // MARK: Logging and hooks
 
-    /// Chooses what WeaveDI logs (through swift-log, label "WeaveDI"); `.errors` by default.
+    /// Chooses what WeaveDI logs through swift-log (label "WeaveDI"): `.errors` (the default)
+    /// logs failures (cycles, factories that threw, ended scopes, rejected duplicates);
+    /// `.warnings` adds misses, replaced registrations and slow resolutions; `.all` adds every
+    /// registration; `.off` logs nothing. A message is built only when its level is on, so with
+    /// logging off resolution builds no strings.
     public static func setLogLevel(_ level: DILogLevel) {
         DiagnosticsCenter.shared.logLevel = level
     }
@@ -100,17 +104,26 @@ public enum UnifiedDI {
     public static var logLevel: DILogLevel { DiagnosticsCenter.shared.logLevel }
 
     /// Calls `handler` with the type's name and the duration in seconds whenever building an
-    /// instance takes at least the slow-resolution threshold (10 ms unless changed with
-    /// ``setSlowResolutionThreshold(_:)``). While any such hook is installed, factory runs are timed.
+    /// instance (running its factory, nested resolutions included) or a ``resolveWithTracking(_:)``
+    /// call takes at least `threshold` seconds: by default the process-wide threshold, 10 ms unless
+    /// changed with ``setSlowResolutionThreshold(_:)``. While any such hook is installed, factory
+    /// runs are timed; the handler runs on the resolving thread, after the instance is built.
     @discardableResult
-    public static func onSlowResolution(_ handler: @escaping @Sendable (String, TimeInterval) -> Void) -> HookToken {
-        DiagnosticsCenter.shared.onSlowResolution(handler)
+    public static func onSlowResolution(
+        threshold: TimeInterval? = nil,
+        _ handler: @escaping @Sendable (String, TimeInterval) -> Void
+    ) -> HookToken {
+        DiagnosticsCenter.shared.onSlowResolution(threshold: threshold, handler)
     }
 
-    /// Sets the duration, in seconds, from which a resolution counts as slow.
+    /// Sets the process-wide duration, in seconds, from which a resolution counts as slow (for
+    /// hooks installed without a threshold of their own, and for the `.warnings` log).
     public static func setSlowResolutionThreshold(_ seconds: TimeInterval) {
         DiagnosticsCenter.shared.slowThreshold = seconds
     }
+
+    /// The process-wide slow-resolution threshold, in seconds (10 ms by default).
+    public static var slowResolutionThreshold: TimeInterval { DiagnosticsCenter.shared.slowThreshold }
 
     /// Calls `handler` with the type's name and the error for every failed resolution, in any
     /// container: not registered, a cycle, a factory that threw, a scope that ended.
@@ -120,9 +133,25 @@ public enum UnifiedDI {
     }
 
     /// Calls `handler` when the process is under memory pressure.
+    ///
+    /// Installing the first such hook starts watching the system; cancelling the last stops it.
+    /// Apple platforms: a `DispatchSource` memory-pressure source (warning and critical levels).
+    /// Linux: a PSI trigger on the process's cgroup `memory.pressure` or on `/proc/pressure/memory`
+    /// (200 ms of memory stall within 2 s). Other platforms, and Linux systems without PSI, have no
+    /// source: ``memoryPressureSource`` is `nil` there, and only
+    /// ``Container/handleMemoryPressure()`` calls reach the hooks. Handlers run on a background
+    /// thread.
     @discardableResult
     public static func onMemoryPressure(_ handler: @escaping @Sendable () -> Void) -> HookToken {
         DiagnosticsCenter.shared.onMemoryPressure(handler)
+    }
+
+    /// The system source the memory-pressure hooks are listening to, such as
+    /// `"PSI trigger on /proc/pressure/memory"`; `nil` while no hook is installed or when the
+    /// platform offers none.
+    public static var memoryPressureSource: String? {
+        if case let .watching(source) = DiagnosticsCenter.shared.pressureMonitor.status { return source }
+        return nil
     }
 }
 

@@ -18,6 +18,9 @@ class RegistrationRecord: @unchecked Sendable {
     @usableFromInline let uniqueID: UInt64 = RegistrationRecord.nextID.wrappingIncrementThenLoad(ordering: .relaxed)
 
     private static let nextID = ManagedAtomic<UInt64>(0)
+    /// Resolutions this registration served; counted under its slot's lock, where it costs
+    /// nothing extra. `final` so inlined resolution code writes it directly.
+    @usableFromInline final var resolutionCount = 0
 
     init(scope: Scope, type: Any.Type, name: String?, site: SourceLocation, declaredDependencies: [Any.Type], sequence: Int) {
         self.scopeTag = scope.tag

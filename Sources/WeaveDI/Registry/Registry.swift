@@ -37,7 +37,7 @@ final class Registry: @unchecked Sendable {
         if let existing = table.find(id) {
             return try body(existing.takeUnretainedValue(), sequence)
         }
-        let slot = TypeSlot(type: type)
+        let slot = TypeSlot(type: type, id: id)
         slots.append(slot)
         var target = table
         if (table.count + 1) * 2 > table.capacity {

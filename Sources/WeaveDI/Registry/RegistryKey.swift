@@ -9,13 +9,13 @@ struct RegistryKey: Hashable, Sendable {
 
     @inlinable @inline(__always)
     init<T>(_ type: T.Type, name: String? = nil) {
-        self.id = UInt(bitPattern: ObjectIdentifier(type).hashValue)
+        self.id = UInt(bitPattern: ObjectIdentifier(type))
         self.name = name
     }
 
     @inlinable @inline(__always)
     init(anyType: Any.Type, name: String? = nil) {
-        self.id = UInt(bitPattern: ObjectIdentifier(anyType).hashValue)
+        self.id = UInt(bitPattern: ObjectIdentifier(anyType))
         self.name = name
     }
 

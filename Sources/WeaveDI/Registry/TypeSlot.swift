@@ -11,11 +11,14 @@ final class TypeSlot: @unchecked Sendable {
     @usableFromInline let lock = SlotLock()
     @usableFromInline var unnamed: RegistrationRecord?
     @usableFromInline var named: [Named] = []
-    /// Resolutions served by this slot; counted under the lock, where it costs nothing extra.
-    @usableFromInline var resolutionCount = 0
     let type: Any.Type
+    /// The registry key id the slot is stored under (a type's metadata address or a `Factory` key).
+    let id: UInt
 
-    init(type: Any.Type) { self.type = type }
+    init(type: Any.Type, id: UInt) {
+        self.type = type
+        self.id = id
+    }
 
     deinit { lock.deallocate() }
 

@@ -11,7 +11,8 @@ final class BuildCoordinator: @unchecked Sendable {
 
     private let mutex = ConditionMutex()
     /// For each waiting thread: the thread it waits for and what it waits for (guarded by `mutex`).
-    private var waits: [ObjectIdentifier: (builder: ObjectIdentifier, what: String)] = [:]
+    /// Registrations, not names, are kept: names are spelled out only when a cycle is reported.
+    private var waits: [ObjectIdentifier: (builder: ObjectIdentifier, what: RegistrationRecord)] = [:]
 
     /// Makes a state change under the coordinator's lock and wakes every waiter.
     func signal(_ change: () -> Void) {
@@ -33,8 +34,8 @@ final class BuildCoordinator: @unchecked Sendable {
     /// - Throws: ``DIError/circularDependency(path:)`` when waiting would deadlock.
     func waitForBuilder(
         waiter: ObjectIdentifier,
-        what: String,
-        waiterPath: [String],
+        what: RegistrationRecord,
+        waiterPath: @autoclosure () -> [String],
         currentBuilder: () -> ObjectIdentifier?
     ) throws(DIError) {
         mutex.lock()
@@ -45,7 +46,7 @@ final class BuildCoordinator: @unchecked Sendable {
                 while let next = waits[thread] {
                     chain.append(next.what)
                     if next.builder == waiter {
-                        throw DIError.circularDependency(path: waiterPath + chain)
+                        throw DIError.circularDependency(path: waiterPath() + chain.map(\.displayName))
                     }
                     thread = next.builder
                 }

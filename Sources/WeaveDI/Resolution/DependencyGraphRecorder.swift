@@ -18,16 +18,24 @@ final class DependencyGraphRecorder: Sendable {
     struct Edge: Hashable, Sendable {
         let from: Node
         let to: Node
+        /// The container whose factory resolved `to` (a child's factory may resolve a parent's
+        /// registration; the edge is recorded in the parent, which owns `to`).
+        let fromContainer: ObjectIdentifier
     }
 
     private let edges = Locked<Set<Edge>>([])
-    private let epochCounter = ManagedAtomic<Int>(0)
+    /// Epochs come from one process-wide counter, so a recorder never shares one with an earlier
+    /// recorder whose container had the same address (validation sandboxes come and go).
+    private static let epochSource = ManagedAtomic<Int>(0)
+    private let epochCounter = ManagedAtomic<Int>(DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed))
 
-    /// Changes whenever the graph is cleared, so per-thread "already recorded" caches expire.
+    /// Changes whenever the graph is cleared, and differs between recorders, so per-thread
+    /// "already recorded" caches expire.
     var epoch: Int { epochCounter.load(ordering: .relaxed) }
 
     func record(from: ResolutionFrame, to key: RegistryKey, type: Any.Type) {
-        let edge = Edge(from: Node(key: from.key, type: from.type), to: Node(key: key, type: type))
+        let edge = Edge(from: Node(key: from.key, type: from.type), to: Node(key: key, type: type),
+                        fromContainer: from.container)
         _ = edges.withLock { $0.insert(edge) }
     }
 
@@ -35,6 +43,6 @@ final class DependencyGraphRecorder: Sendable {
 
     func removeAll() {
         edges.withLock { $0.removeAll() }
-        epochCounter.wrappingIncrement(ordering: .relaxed)
+        epochCounter.store(DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .relaxed)
     }
 }

@@ -46,11 +46,16 @@ final class ResolutionStack {
         let epoch: Int
     }
 
-    /// The frame depth `resolveWithTracking` is timing (0 when none).
-    @usableFromInline var trackedDepth = 0
-
     /// Edges this thread recorded lately (see `Container.noteEdge`).
     @usableFromInline var recentEdges: [RecentEdge] = []
+
+    /// The last failure a public entry point reported on this thread while a factory ran, so the
+    /// same failure rethrown by enclosing factories is not reported again (see `Container.report`).
+    var reportedFailure: ReportedFailure?
+
+    /// The resolution `resolveWithTracking` is timing on this thread, so the factory run inside
+    /// it is not timed a second time.
+    var tracked: TrackedResolution?
 
     init() { frames.reserveCapacity(16) }
 
@@ -92,6 +97,45 @@ final class ResolutionStack {
     }
 
     var path: [String] { frames.map(\.displayName) }
+
+    // MARK: Reported failures (error paths only)
+
+    /// Notes that `error` was reported at the current depth.
+    func noteReported(_ error: DIError) {
+        reportedFailure = frames.isEmpty ? nil : ReportedFailure(error: error, depth: frames.count, propagated: false)
+    }
+
+    /// Called when the factory on top of the stack throws `error`: if it is the failure reported
+    /// inside that factory, it now belongs to the caller's depth.
+    func notePropagation(of error: DIError) {
+        guard let reported = reportedFailure, reported.depth == frames.count, reported.error.isSameFailure(as: error)
+        else { return }
+        reportedFailure = ReportedFailure(error: error, depth: frames.count - 1, propagated: true)
+    }
+
+    /// Whether `error` is a failure already reported inside a factory that rethrew it up to here.
+    /// Consumes the mark: the failure may propagate further only through another factory.
+    func takePropagated(_ error: DIError) -> Bool {
+        guard let reported = reportedFailure, reported.propagated, reported.depth == frames.count,
+              reported.error.isSameFailure(as: error)
+        else { return false }
+        reportedFailure = frames.isEmpty ? nil : ReportedFailure(error: error, depth: frames.count, propagated: false)
+        return true
+    }
+}
+
+/// A failure reported while a factory ran: `depth` is the stack depth it belongs to.
+struct ReportedFailure {
+    let error: DIError
+    let depth: Int
+    /// Whether a factory rethrew it to `depth` (rather than it being reported there).
+    let propagated: Bool
+}
+
+/// The resolution `resolveWithTracking` times: the frame at `depth` resolving `key`.
+struct TrackedResolution {
+    let key: RegistryKey
+    let depth: Int
 }
 
 #if canImport(Darwin)

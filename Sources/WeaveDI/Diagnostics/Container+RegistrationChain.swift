@@ -1,0 +1,41 @@
+extension Container {
+    /// This container and its parents, nearest first.
+    var chain: [Container] {
+        var result: [Container] = []
+        var next: Container? = self
+        while let current = next {
+            result.append(current)
+            next = current.parent
+        }
+        return result
+    }
+
+    /// Every registration resolving here can reach: this container's, then each parent's that
+    /// this container (or a nearer parent) does not override. Outermost parent first, each
+    /// container's in registration order.
+    func chainedRegistrations() -> [ChainedRegistration] {
+        var seen = Set<RegistryKey>()
+        var perContainer: [[ChainedRegistration]] = []
+        for container in chain {
+            var own: [ChainedRegistration] = []
+            for (slot, record) in container.registry.allRecords() {
+                let key = RegistryKey(rawID: slot.id, name: record.name)
+                if seen.insert(key).inserted {
+                    own.append(ChainedRegistration(key: key, record: record, slot: slot, owner: container))
+                }
+            }
+            perContainer.append(own)
+        }
+        return perContainer.reversed().flatMap { $0 }
+    }
+}
+
+extension ChainedRegistration {
+    /// Resolves this registration in its owner, counted like any resolution (Factory-key
+    /// registrations included, which have no type to resolve by).
+    func resolve() throws(DIError) -> Any {
+        owner.ensureAutoRegistered()
+        slot.lock.withLock { record.resolutionCount &+= 1 }
+        return try record.resolveErased(in: owner, key: key, slot: slot)
+    }
+}

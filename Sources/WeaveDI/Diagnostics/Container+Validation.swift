@@ -1,0 +1,56 @@
+extension Container {
+    /// Resolves every registration (this container's and its parents') once, in an isolated
+    /// sandbox, and reports every problem at once: missing dependencies (who needs what, and
+    /// where the dependent was registered), cycles (the whole path), captive dependencies (a
+    /// singleton holding a transient, weak or custom-scoped instance), factories that throw,
+    /// dependencies modules declared that are not registered, plus the whole dependency graph.
+    ///
+    /// The sandbox is a fresh container holding fresh copies of the registrations, bound as
+    /// `Container.shared` while validation runs: factories that resolve through
+    /// `Container.shared`, `UnifiedDI` or the property wrappers resolve there. The app's
+    /// singletons, scope instances and statistics are untouched, and its `onResolutionError` and
+    /// `onSlowResolution` hooks hear nothing. Factories do run, side effects included.
+    ///
+    /// Limits: a factory that captured a particular container (`container.resolve(…)` on the
+    /// bootstrap's `container`) resolves in that container, not the sandbox; so does work a
+    /// factory sends to another thread or dispatch queue (the binding follows tasks, not threads).
+    public func validate() -> ValidationReport {
+        ValidationSandbox(copying: self).validateAll()
+    }
+
+    /// Validates like ``validate()`` and throws a ``ValidationError`` carrying the whole report
+    /// when it found anything. For tests and start-up:
+    ///
+    /// ```swift
+    /// try WeaveDI.Container.shared.validateOrThrow()
+    /// ```
+    ///
+    /// - Parameter allowingCaptiveDependencies: when `true`, captive dependencies alone do not
+    ///   make it throw (they stay in the report).
+    public func validateOrThrow(allowingCaptiveDependencies: Bool = false) throws(ValidationError) {
+        let report = validate()
+        let problems = report.issueCount - (allowingCaptiveDependencies ? report.captiveDependencies.count : 0)
+        if problems > 0 { throw ValidationError(report: report) }
+    }
+
+    /// Resolves each of `types` (unnamed) in a sandbox like ``validate()``'s and returns those
+    /// that cannot be resolved, with why, in the order given; empty when all resolve. Nothing is
+    /// built in this container.
+    ///
+    /// ```swift
+    /// let missing = WeaveDI.Container.shared.verify([DatabaseService.self, Logger.self])
+    /// ```
+    public func verify(_ types: [Any.Type]) -> [VerificationFailure] {
+        let sandbox = ValidationSandbox(copying: self)
+        return types.compactMap { type in
+            sandbox.resolve(type).map { VerificationFailure(type: type, typeName: String(reflecting: type), error: $0) }
+        }
+    }
+
+    /// Verifies like ``verify(_:)`` and throws a ``VerificationError`` listing every type that
+    /// cannot be resolved: seed 000's critical-services check in one line.
+    public func verifyOrThrow(_ types: [Any.Type]) throws(VerificationError) {
+        let failures = verify(types)
+        if !failures.isEmpty { throw VerificationError(failures: failures) }
+    }
+}

@@ -1,0 +1,60 @@
+/// A throwaway container holding fresh copies of another container's registrations (and its
+/// parents'), where validation resolves everything without touching the app.
+///
+/// Resolution runs with the sandbox bound as `Container.shared`, so factories that resolve through
+/// `Container.shared`, `UnifiedDI` or the property wrappers resolve in the sandbox. Its failures
+/// go to its collector, never to the app's hooks or log; its singletons and scope instances are
+/// its own and are released with it.
+final class ValidationSandbox {
+    let collector = ValidationCollector()
+    let container: Container
+
+    init(copying source: Container) {
+        // The app would run its AutoRegistering setup before its first resolution; so does this.
+        source.ensureAutoRegistered()
+        container = Container(sandboxReportingTo: collector)
+        var replaced: [RegistrationRecord] = []
+        for registration in source.chainedRegistrations() {
+            container.registry.withSlotForWriting(id: registration.key.id, type: registration.slot.type) { slot, sequence in
+                let copy = registration.record.freshCopy(sequence: sequence)
+                if let old = slot.lock.withLock({ slot.setRecord(copy, named: registration.key.name) }) {
+                    replaced.append(old)
+                }
+            }
+        }
+    }
+
+    deinit {
+        // Sandbox singletons and scope instances go now, not whenever the last edge lets go.
+        container.reset()
+    }
+
+    /// The sandbox's registrations (factories that register add to them).
+    var registrations: [ChainedRegistration] { container.chainedRegistrations() }
+
+    /// Resolves `registration` in the sandbox. Returns the failure, and whether it was already
+    /// collected (a nested resolution reported it and the factories rethrew it).
+    func resolve(_ registration: ChainedRegistration) -> (error: DIError, collected: Bool)? {
+        Container.withShared(container) { () -> (error: DIError, collected: Bool)? in
+            do throws(DIError) {
+                _ = try registration.resolve()
+                return nil
+            } catch {
+                return (error, ResolutionStack.current.takePropagated(error))
+            }
+        }
+    }
+
+    /// Resolves `type` (unnamed) as `Container.shared.resolve(type)` would, in the sandbox.
+    func resolve(_ type: Any.Type) -> DIError? {
+        Container.withShared(container) { () -> DIError? in
+            do throws(DIError) {
+                _ = try container.resolveErased(type, name: nil)
+                return nil
+            } catch {
+                // Reported to the sandbox's collector (unless a nested call did), with look-alikes.
+                return container.report(error, thrown: true)
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Atomics
+
+/// Each key's default value for the process's context, computed once and kept.
+///
+/// A default is computed outside the lock (it may read other keys); a thread that asks for a
+/// default another thread is computing waits for it, so each default is computed exactly once. A
+/// default that reads its own key while being computed gets a fresh, uncached value instead of
+/// deadlocking. Once computed, a default is read without the lock, from an immutable snapshot;
+/// snapshots are kept for the life of the cache (one per key, small), so a reader never sees one
+/// freed.
+@usableFromInline
+final class InjectedDefaults: @unchecked Sendable {
+    @usableFromInline static let shared = InjectedDefaults(context: InjectionContext.current)
+
+    private enum Entry {
+        case computing(thread: ObjectIdentifier)
+        case ready(AnyObject)
+    }
+
+    /// The defaults computed so far; replaced (never changed) when one is added.
+    @usableFromInline
+    final class Snapshot: @unchecked Sendable {
+        @usableFromInline let values: [ObjectIdentifier: AnyObject]
+
+        init(_ values: [ObjectIdentifier: AnyObject]) { self.values = values }
+    }
+
+    @usableFromInline let context: InjectionContext
+    private let mutex = ConditionMutex()
+    private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Every snapshot published (guarded by `mutex`), which keeps them alive for readers.
+    private var snapshots: [Snapshot]
+    @usableFromInline let published: UnsafeAtomic<Unmanaged<Snapshot>>
+
+    init(context: InjectionContext) {
+        let first = Snapshot([:])
+        self.context = context
+        self.snapshots = [first]
+        self.published = .create(Unmanaged.passUnretained(first))
+    }
+
+    deinit { _ = published.destroy() }
+
+    /// The default of `key` for this context.
+    @inlinable
+    func value<K: InjectedKey>(for key: K.Type) -> K.Value {
+        let id = ObjectIdentifier(key)
+        let box = published.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.values[id] }
+            ?? slowBox(id) { ValueBox(InjectedDefaults.compute(key, in: self.context)) }
+        // Boxes are stored under their key's identity only, so the box's type is known.
+        return unsafeDowncast(box, to: ValueBox<K.Value>.self).value
+    }
+
+    @inlinable
+    static func compute<K: InjectedKey>(_ key: K.Type, in context: InjectionContext) -> K.Value {
+        switch context {
+        case .live: return K.liveValue
+        case .test: return K.testValue
+        case .preview: return K.previewValue
+        }
+    }
+
+    /// Computes (once) and publishes the default boxed by `make`, or waits for the thread that is
+    /// computing it.
+    @usableFromInline
+    func slowBox(_ id: ObjectIdentifier, _ make: () -> AnyObject) -> AnyObject {
+        let me = ResolutionStack.current.threadID
+        mutex.lock()
+        while true {
+            switch entries[id] {
+            case .ready(let box)?:
+                mutex.unlock()
+                return box
+            case .computing(let thread)? where thread == me:
+                mutex.unlock()
+                return make()
+            case .computing?:
+                mutex.wait()
+            case nil:
+                entries[id] = .computing(thread: me)
+                mutex.unlock()
+                let box = make()
+                mutex.withLock {
+                    entries[id] = .ready(box)
+                    var values = snapshots[snapshots.count - 1].values
+                    values[id] = box
+                    let next = Snapshot(values)
+                    snapshots.append(next)
+                    published.store(Unmanaged.passUnretained(next), ordering: .releasing)
+                    mutex.broadcast()
+                }
+                return box
+            }
+        }
+    }
+}

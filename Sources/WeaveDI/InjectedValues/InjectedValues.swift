@@ -1,0 +1,68 @@
+/// The values ``Injected`` reads by key path: each ``InjectedKey``'s default, or the override
+/// the current task set with ``withInjectedValues(_:operation:)``.
+///
+/// Declare an entry with a computed property over a key:
+///
+/// ```swift
+/// extension InjectedValues {
+///     public var apiClient: APIClient {
+///         get { self[APIClientKey.self] }
+///         set { self[APIClientKey.self] = newValue }
+///     }
+/// }
+/// ```
+///
+/// A value of this type is a snapshot: setting an entry changes that value only. The values in
+/// effect for a task are ``current``.
+public struct InjectedValues: Sendable {
+    @usableFromInline var overrides: Overrides
+
+    /// No overrides: every entry reads its key's default.
+    public init() {
+        overrides = Overrides()
+    }
+
+    /// The entry for `key`: the override set on this value, or else the key's default for the
+    /// process's ``InjectionContext`` (computed once per key and kept).
+    @inlinable
+    public subscript<K: InjectedKey>(key: K.Type) -> K.Value {
+        get {
+            if !overrides.values.isEmpty, let box = overrides.values[ObjectIdentifier(key)] {
+                // Entries are stored under their key's identity only, so the box's type is known.
+                return unsafeDowncast(box, to: ValueBox<K.Value>.self).value
+            }
+            return InjectedDefaults.shared.value(for: key)
+        }
+        set {
+            overrides.values[ObjectIdentifier(key)] = ValueBox(newValue)
+        }
+    }
+
+    /// The values in effect for the current task: the innermost ``withInjectedValues(_:operation:)``
+    /// override of this task (inherited by the tasks it creates), or the defaults.
+    @inlinable
+    public static var current: InjectedValues { bound }
+
+    /// The context whose values the defaults are: test, preview or live.
+    public static var context: InjectionContext { InjectionContext.current }
+
+    @TaskLocal @usableFromInline static var bound = InjectedValues()
+
+    /// Overridden entries by key. Values set in an override are shared with the tasks that
+    /// inherit it, as a registered instance is: the caller decides they may be shared, which is
+    /// why the box is unchecked.
+    @usableFromInline
+    struct Overrides: @unchecked Sendable {
+        @usableFromInline var values: [ObjectIdentifier: AnyObject] = [:]
+
+        @usableFromInline init() {}
+    }
+}
+
+/// Holds one entry's value (an override or a cached default) under its key's identity.
+@usableFromInline
+final class ValueBox<Value> {
+    @usableFromInline let value: Value
+
+    @usableFromInline init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,50 @@
+extension Container {
+    /// Runs a `Factory` key's default with its scope. A transient default runs directly (with
+    /// cycle detection, like any factory) and is never stored, so keys cost no registry space
+    /// until they are scoped. A scoped default is installed once in the root container — never
+    /// displacing what is there, so a concurrent `register` wins — and resolved from there, so a
+    /// `.singleton` default is built once per root container.
+    @inlinable
+    func resolveFactoryDefault<T>(
+        _ makeDefault: @escaping @Sendable () -> T,
+        key: RegistryKey,
+        scope: Scope,
+        site: @autoclosure () -> SourceLocation
+    ) throws(DIError) -> T {
+        if scope.tag == 0 { return try runFactory(makeDefault, key: key, type: T.self) }
+        let home = root ?? self
+        do {
+            return try home.resolveCore(key: key, type: T.self)
+        } catch {
+            guard case .dependencyNotFound = error else { throw error }
+        }
+        home.storeIfAbsent(key: key, scope: scope, site: site(), factory: makeDefault)
+        return try home.resolveCore(key: key, type: T.self)
+    }
+
+    /// Whether this container or a parent ever held a registration under `keyID` (a slot, once
+    /// made, stays). `false` proves a lookup would miss, without the cost of the miss.
+    @inlinable
+    func hasSlot(forKeyID keyID: UInt) -> Bool {
+        var container: Container? = self
+        while let current = container {
+            if current.registry.slot(for: keyID) != nil { return true }
+            container = current.parent
+        }
+        return false
+    }
+
+    /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
+    /// replaces nor reports a duplicate: racing callers install one record between them.
+    @usableFromInline
+    func storeIfAbsent<T>(key: RegistryKey, scope: Scope, site: SourceLocation, factory: @escaping @Sendable () throws -> T) {
+        registry.withSlotForWriting(id: key.id, type: T.self) { slot, sequence in
+            slot.lock.withLock {
+                guard slot.record(named: key.name) == nil else { return }
+                let record = TypedRecord(scope: scope, name: key.name, site: site, declaredDependencies: [],
+                                         sequence: sequence, factory: factory)
+                _ = slot.setRecord(record, named: key.name)
+            }
+        }
+    }
+}
