@@ -12,10 +12,11 @@ extension ShopApp {
     /// if validation found problems, so a broken wiring fails the run.
     static func printDiagnostics(_ arguments: Arguments, slowResolutions: SlowResolutionLog) async throws {
         let container = Container.shared
+        // The flow's statistics, taken before the health checks resolve every service once more.
+        let statistics = container.statistics().filter { $0.resolutions > 0 || $0.misses > 0 }
         // Every registration resolved once in a sandbox: the app's own singletons are untouched.
         let report = container.validate()
         let health = await container.checkHealth(timeout: 2)
-        let statistics = container.statistics().filter { $0.resolutions > 0 || $0.misses > 0 }
         progress(6, "diagnostics: \(report.isValid ? "wiring valid" : "\(report.issueCount) wiring problem(s)") "
             + "(\(report.validatedCount) registrations, \(report.graph.edges.count) dependencies); "
             + "health: " + health.sorted { $0.key < $1.key }.map { "\(shortName($0.key)) \($0.value)" }.joined(separator: ", ")
@@ -37,7 +38,7 @@ extension ShopApp {
             print("(Graphviz DOT written to \(displayPath(dotPath)); render it with `dot -Tsvg \(displayPath(dotPath)) -o graph.svg`)")
         }
 
-        print("\n== Resolution statistics")
+        print("\n== Resolution statistics (the flow)")
         for entry in statistics { print("  \(entry)") }
         for (name, seconds) in slowResolutions.all {
             print(String(format: "  slow: %@ took %.1f ms", name, seconds * 1000))

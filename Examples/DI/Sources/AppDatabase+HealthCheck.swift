@@ -3,7 +3,7 @@ import WeaveDI
 
 // The composition root knows both the database and WeaveDI, so it is where the database joins
 // the container's health checks (`container.checkHealth()`).
-extension AppDatabase: @retroactive HealthCheckable {
+extension AppDatabase: HealthCheckable {
     public func healthCheck() async -> HealthStatus {
         do {
             let applied = try appliedMigrations()
