@@ -42,13 +42,49 @@ public struct Module: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A module whose factory is handed the container the module was registered into, so what it
+    /// looks up comes from that container (not whichever container is `shared` when it runs).
+    /// The container is held weakly: a registration never keeps its own container alive.
+    init<T>(
+        _ type: T.Type,
+        name: String?,
+        scope: Scope,
+        dependencies: [Any.Type],
+        site: SourceLocation,
+        containerFactory: @escaping @Sendable (Container) throws -> T
+    ) {
+        self.type = type
+        self.name = name
+        self.scope = scope
+        self.dependencies = dependencies
+        self.site = site
+        self.registrar = { container, module in
+            let factory: @Sendable () throws -> T = { [weak container] in
+                try containerFactory(container ?? Container.shared)
+            }
+            _ = container.store(key: RegistryKey(T.self, name: module.name), scope: module.scope,
+                                dependencies: module.dependencies, site: module.site, factory: factory)
+        }
+    }
+
+    /// The registry key the module registers under (type and name), for duplicate detection.
+    var key: RegistryKey { RegistryKey(anyType: type, name: name) }
+
     /// Registers the module's factory in `container`.
     public func register(into container: Container) {
         registrar(container, self)
     }
 
     /// Whether the module can be registered: it has a type and, if named, a non-empty name.
-    public var isValid: Bool { name.map { !$0.isEmpty } ?? true }
+    public var isValid: Bool { invalidityReason == nil }
+
+    /// Why the module cannot be registered, or `nil` when it can.
+    var invalidityReason: String? {
+        if let name, name.isEmpty {
+            return "its name is empty; pass nil for an unnamed registration or a non-empty name"
+        }
+        return nil
+    }
 
     /// The registered type (and name), e.g. `Module(MyApp.UserRepository)`.
     public var description: String { "Module(\(ResolutionFrame.displayName(type, name)), \(scope))" }
