@@ -58,17 +58,17 @@ struct ConcurrencyTests {
 
     @Test func factoryResolvingAndRegisteringFromManyThreadsDoesNotDeadlock() async {
         let container = Container()
-        container.register(DatabaseService.self, scope: .singleton) { InMemoryDatabase() }
-        container.register(UserRepository.self) {
-            _ = container.resolve(DatabaseService.self)
+        container.register(DataStore.self, scope: .singleton) { InMemoryDataStore() }
+        container.register(UserStore.self) {
+            _ = container.resolve(DataStore.self)
             container.register("side-effect", Int.self) { 1 }
-            return UserRepositoryImpl()
+            return StubUserRepository()
         }
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
-                group.addTask { for _ in 0..<500 { _ = container.resolve(UserRepository.self) } }
+                group.addTask { for _ in 0..<500 { _ = container.resolve(UserStore.self) } }
             }
-            group.addTask { for _ in 0..<50 { container.reset(); container.register(DatabaseService.self) { InMemoryDatabase() } } }
+            group.addTask { for _ in 0..<50 { container.reset(); container.register(DataStore.self) { InMemoryDataStore() } } }
         }
     }
 

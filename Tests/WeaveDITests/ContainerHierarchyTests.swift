@@ -5,16 +5,16 @@ import WeaveDI
 struct ContainerHierarchyTests {
     @Test func childFallsBackToParent() {
         let parent = Container()
-        parent.register(DatabaseService.self) { InMemoryDatabase() }
+        parent.register(DataStore.self) { InMemoryDataStore() }
         let child = Container(parent: parent)
-        #expect(child.resolve(DatabaseService.self) != nil)
+        #expect(child.resolve(DataStore.self) != nil)
     }
 
     @Test func parentNeverSeesChild() {
         let parent = Container()
         let child = Container(parent: parent)
-        child.register(UserRepository.self) { UserRepositoryImpl() }
-        #expect(parent.resolve(UserRepository.self) == nil)
+        child.register(UserStore.self) { StubUserRepository() }
+        #expect(parent.resolve(UserStore.self) == nil)
     }
 
     @Test func childOverridesParent() {
@@ -28,16 +28,16 @@ struct ContainerHierarchyTests {
 
     @Test func parentSingletonIsSharedWithChildren() {
         let parent = Container()
-        parent.register(UserRepository.self, scope: .singleton) { UserRepositoryImpl() }
+        parent.register(UserStore.self, scope: .singleton) { StubUserRepository() }
         let a = Container(parent: parent), b = Container(parent: parent)
-        #expect(a.resolve(UserRepository.self) === b.resolve(UserRepository.self))
+        #expect(a.resolve(UserStore.self) === b.resolve(UserStore.self))
     }
 
     @Test func ownContainerNeverLeaksIntoShared() {
         let isolated = Container()
-        isolated.register(CycleA.self) { CycleA(b: nil) }
-        #expect(Container.shared.resolve(CycleA.self) == nil)
-        #expect(UnifiedDI.resolve(CycleA.self) == nil)
+        isolated.register(LoopA.self) { LoopA(b: nil) }
+        #expect(Container.shared.resolve(LoopA.self) == nil)
+        #expect(UnifiedDI.resolve(LoopA.self) == nil)
     }
 
     @Test func childIsFreedWhenItsOwnerLetsGo() {

@@ -4,26 +4,26 @@ import WeaveDI
 @Suite("Cycle detection")
 struct CycleTests {
     func registerCycle(in container: Container, scope: Scope) {
-        container.register(CycleA.self, scope: scope) { CycleA(b: container.resolve(CycleB.self)) }
-        container.register(CycleB.self, scope: scope) { CycleB(c: container.resolve(CycleC.self)) }
-        container.register(CycleC.self, scope: scope) { CycleC(a: container.resolve(CycleA.self)) }
+        container.register(LoopA.self, scope: scope) { LoopA(b: container.resolve(LoopB.self)) }
+        container.register(LoopB.self, scope: scope) { LoopB(c: container.resolve(LoopC.self)) }
+        container.register(LoopC.self, scope: scope) { LoopC(a: container.resolve(LoopA.self)) }
     }
 
     @Test(arguments: [Scope.transient, .singleton, .weak])
     func threeStepCycleIsReportedWithItsPath(scope: Scope) throws {
         let container = Container()
-        container.register(CycleA.self, scope: scope) { CycleA(b: try container.resolveOrThrow(CycleB.self)) }
-        container.register(CycleB.self, scope: scope) { CycleB(c: try container.resolveOrThrow(CycleC.self)) }
-        container.register(CycleC.self, scope: scope) { CycleC(a: try container.resolveOrThrow(CycleA.self)) }
+        container.register(LoopA.self, scope: scope) { LoopA(b: try container.resolveOrThrow(LoopB.self)) }
+        container.register(LoopB.self, scope: scope) { LoopB(c: try container.resolveOrThrow(LoopC.self)) }
+        container.register(LoopC.self, scope: scope) { LoopC(a: try container.resolveOrThrow(LoopA.self)) }
         do {
-            _ = try container.resolveOrThrow(CycleA.self)
+            _ = try container.resolveOrThrow(LoopA.self)
             Issue.record("expected a cycle")
         } catch let DIError.circularDependency(path) {
             #expect(path.count == 4)
-            #expect(path.first?.hasSuffix("CycleA") == true)
-            #expect(path[1].hasSuffix("CycleB"))
-            #expect(path[2].hasSuffix("CycleC"))
-            #expect(path.last?.hasSuffix("CycleA") == true)
+            #expect(path.first?.hasSuffix("LoopA") == true)
+            #expect(path[1].hasSuffix("LoopB"))
+            #expect(path[2].hasSuffix("LoopC"))
+            #expect(path.last?.hasSuffix("LoopA") == true)
         }
     }
 
@@ -32,13 +32,13 @@ struct CycleTests {
         registerCycle(in: container, scope: .transient)
         let heard = Counter()
         let token = UnifiedDI.onResolutionError { _, error in
-            if case let .circularDependency(path) = error, path.contains(where: { $0.hasSuffix("CycleA") }) {
+            if case let .circularDependency(path) = error, path.contains(where: { $0.hasSuffix("LoopA") }) {
                 heard.increment()
             }
         }
         defer { token.cancel() }
-        // The innermost resolve of CycleA fails; the chain above it completes with nil there.
-        let a = container.resolve(CycleA.self)
+        // The innermost resolve of LoopA fails; the chain above it completes with nil there.
+        let a = container.resolve(LoopA.self)
         #expect(a?.b?.c?.a == nil)
         #expect(heard.value >= 1)
     }
@@ -81,17 +81,17 @@ struct CycleTests {
         for _ in 0..<20 {
             let container = Container()
             let gate = Counter()
-            container.register(CycleA.self, scope: .singleton) {
+            container.register(LoopA.self, scope: .singleton) {
                 gate.increment()
                 while gate.value < 2 { Thread.sleep(forTimeInterval: 0.0005) }
-                return CycleA(b: container.resolve(CycleB.self).map { _ in CycleB(c: nil) })
+                return LoopA(b: container.resolve(LoopB.self).map { _ in LoopB(c: nil) })
             }
-            container.register(CycleB.self, scope: .singleton) {
+            container.register(LoopB.self, scope: .singleton) {
                 gate.increment()
                 while gate.value < 2 { Thread.sleep(forTimeInterval: 0.0005) }
-                return CycleB(c: container.resolve(CycleA.self).map { _ in CycleC(a: nil) })
+                return LoopB(c: container.resolve(LoopA.self).map { _ in LoopC(a: nil) })
             }
-            let results = runOnThreads([{ @Sendable in container.resolve(CycleA.self) as Any? }, { @Sendable in container.resolve(CycleB.self) as Any? }])
+            let results = runOnThreads([{ @Sendable in container.resolve(LoopA.self) as Any? }, { @Sendable in container.resolve(LoopB.self) as Any? }])
             let (ra, rb) = (results[0], results[1])
             #expect(ra != nil && rb != nil)
         }

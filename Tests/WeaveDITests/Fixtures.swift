@@ -4,11 +4,11 @@ import WeaveDI
 // Shared test doubles. Each test uses its own Container (or binds one as `shared`), so tests run
 // in parallel without seeing each other's registrations.
 
-protocol UserRepository: AnyObject, Sendable { var id: UUID { get } }
-final class UserRepositoryImpl: UserRepository, @unchecked Sendable { let id = UUID() }
+protocol UserStore: AnyObject, Sendable { var id: UUID { get } }
+final class StubUserRepository: UserStore, @unchecked Sendable { let id = UUID() }
 
-protocol DatabaseService: Sendable {}
-final class InMemoryDatabase: DatabaseService, @unchecked Sendable {}
+protocol DataStore: Sendable {}
+final class InMemoryDataStore: DataStore, @unchecked Sendable {}
 
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
@@ -32,9 +32,9 @@ final class Tracked: @unchecked Sendable {
 struct TestFailure: Error, Equatable { let reason: String }
 
 // Cycle fixtures: A -> B -> C -> A, and Self -> Self.
-final class CycleA: Sendable { let b: CycleB?; init(b: CycleB?) { self.b = b } }
-final class CycleB: Sendable { let c: CycleC?; init(c: CycleC?) { self.c = c } }
-final class CycleC: Sendable { let a: CycleA?; init(a: CycleA?) { self.a = a } }
+final class LoopA: Sendable { let b: LoopB?; init(b: LoopB?) { self.b = b } }
+final class LoopB: Sendable { let c: LoopC?; init(c: LoopC?) { self.c = c } }
+final class LoopC: Sendable { let a: LoopA?; init(a: LoopA?) { self.a = a } }
 final class SelfNeeding: Sendable { let me: SelfNeeding?; init(me: SelfNeeding?) { self.me = me } }
 
 /// Runs each body on its own thread, all released at once, and returns their results in order.

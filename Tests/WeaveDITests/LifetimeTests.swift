@@ -5,9 +5,9 @@ import WeaveDI
 struct LifetimeTests {
     @Test func transientIsTheDefaultAndBuildsEveryTime() {
         let container = Container()
-        container.register(UserRepository.self) { UserRepositoryImpl() }
-        let first = container.resolve(UserRepository.self)
-        let second = container.resolve(UserRepository.self)
+        container.register(UserStore.self) { StubUserRepository() }
+        let first = container.resolve(UserStore.self)
+        let second = container.resolve(UserStore.self)
         #expect(first !== second)
     }
 
@@ -24,8 +24,8 @@ struct LifetimeTests {
 
     @Test func singletonIsPerContainer() {
         let a = Container(), b = Container()
-        for container in [a, b] { container.register(UserRepository.self, scope: .singleton) { UserRepositoryImpl() } }
-        #expect(a.resolve(UserRepository.self) !== b.resolve(UserRepository.self))
+        for container in [a, b] { container.register(UserStore.self, scope: .singleton) { StubUserRepository() } }
+        #expect(a.resolve(UserStore.self) !== b.resolve(UserStore.self))
     }
 
     @Test func weakIsSharedWhileHeldAndRebuiltAfter() {
@@ -81,15 +81,15 @@ struct ScopeTests {
 
     @Test func concurrentScopesAreIsolated() async {
         let container = Container()
-        container.register(UserRepository.self, scope: .request) { UserRepositoryImpl() }
+        container.register(UserStore.self, scope: .request) { StubUserRepository() }
         let ids = await withTaskGroup(of: [String].self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     await container.withScope(.request) {
                         await Task.yield()
-                        let a = container.resolve(UserRepository.self)!.id
+                        let a = container.resolve(UserStore.self)!.id
                         await Task.yield()
-                        let b = container.resolve(UserRepository.self)!.id
+                        let b = container.resolve(UserStore.self)!.id
                         #expect(a == b)
                         return [a.uuidString]
                     }
@@ -102,23 +102,23 @@ struct ScopeTests {
 
     @Test func containerScopeEndsOnRequest() {
         let container = Container()
-        container.register(UserRepository.self, scope: .session) { UserRepositoryImpl() }
-        let first = container.resolve(UserRepository.self)
-        #expect(first === container.resolve(UserRepository.self))
+        container.register(UserStore.self, scope: .session) { StubUserRepository() }
+        let first = container.resolve(UserStore.self)
+        #expect(first === container.resolve(UserStore.self))
         container.endScope(.session)
-        #expect(first !== container.resolve(UserRepository.self))
+        #expect(first !== container.resolve(UserStore.self))
     }
 
     @Test func endedScopeInstanceRefusesResolution() throws {
         let container = Container()
-        container.register(UserRepository.self, scope: .custom("wizard")) { UserRepositoryImpl() }
+        container.register(UserStore.self, scope: .custom("wizard")) { StubUserRepository() }
         let wizard = container.beginScope(.custom("wizard"))
-        container.withScope(wizard) { #expect(container.resolve(UserRepository.self) != nil) }
+        container.withScope(wizard) { #expect(container.resolve(UserStore.self) != nil) }
         #expect(wizard.instanceCount == 1)
         wizard.end()
         #expect(wizard.instanceCount == 0)
         container.withScope(wizard) {
-            #expect(throws: DIError.self) { try container.resolveOrThrow(UserRepository.self) }
+            #expect(throws: DIError.self) { try container.resolveOrThrow(UserStore.self) }
         }
     }
 }

@@ -5,26 +5,26 @@ import WeaveDI
 struct RegistrationTests {
     @Test func resolvesWhatWasRegistered() {
         let container = Container()
-        container.register(UserRepository.self) { UserRepositoryImpl() }
-        let repository = container.resolve(UserRepository.self)
+        container.register(UserStore.self) { StubUserRepository() }
+        let repository = container.resolve(UserStore.self)
         #expect(repository != nil)
     }
 
     @Test func genericResolveKeepsItsStaticType() {
         let container = Container()
-        container.register(UserRepository.self) { UserRepositoryImpl() }
+        container.register(UserStore.self) { StubUserRepository() }
         // Compiles only if the generic overload wins over `resolve(_: Any.Type) -> Any?`.
-        let repository: (any UserRepository)? = container.resolve(UserRepository.self)
+        let repository: (any UserStore)? = container.resolve(UserStore.self)
         #expect(repository != nil)
-        let viaFacade: (any UserRepository)? = UnifiedDI.resolve(UserRepository.self)
+        let viaFacade: (any UserStore)? = UnifiedDI.resolve(UserStore.self)
         _ = viaFacade
     }
 
     @Test func anyTypeResolveServesRuntimeTypeLists() {
         let container = Container()
-        container.register(UserRepository.self) { UserRepositoryImpl() }
-        container.register(DatabaseService.self) { InMemoryDatabase() }
-        let critical: [Any.Type] = [UserRepository.self, DatabaseService.self]
+        container.register(UserStore.self) { StubUserRepository() }
+        container.register(DataStore.self) { InMemoryDataStore() }
+        let critical: [Any.Type] = [UserStore.self, DataStore.self]
         for type in critical {
             #expect(container.resolve(type) != nil)
         }
@@ -34,15 +34,15 @@ struct RegistrationTests {
 
     @Test func unregisteredTypeResolvesToNil() {
         let container = Container()
-        #expect(container.resolve(UserRepository.self) == nil)
+        #expect(container.resolve(UserStore.self) == nil)
     }
 
     @Test func namedRegistrationsAreSeparateFromUnnamed() {
         let container = Container()
-        container.register("primary", DatabaseService.self) { InMemoryDatabase() }
-        #expect(container.resolve("primary", DatabaseService.self) != nil)
-        #expect(container.resolve(DatabaseService.self) == nil)
-        #expect(container.resolve("other", DatabaseService.self) == nil)
+        container.register("primary", DataStore.self) { InMemoryDataStore() }
+        #expect(container.resolve("primary", DataStore.self) != nil)
+        #expect(container.resolve(DataStore.self) == nil)
+        #expect(container.resolve("other", DataStore.self) == nil)
     }
 
     @Test func registeringAgainReplacesTheEarlierRegistration() {
@@ -65,34 +65,34 @@ struct RegistrationTests {
 
     @Test func instanceRegistrationReturnsThatInstance() {
         let container = Container()
-        let repository = UserRepositoryImpl()
-        container.register(UserRepository.self, instance: repository)
-        #expect(container.resolve(UserRepository.self) === repository)
+        let repository = StubUserRepository()
+        container.register(UserStore.self, instance: repository)
+        #expect(container.resolve(UserStore.self) === repository)
     }
 
     @Test func registrationIsLazyAndOrderDoesNotMatter() {
         let container = Container()
         let built = Counter()
-        container.register(UserRepository.self) {
+        container.register(UserStore.self) {
             built.increment()
-            _ = container.resolve(DatabaseService.self)
-            return UserRepositoryImpl()
+            _ = container.resolve(DataStore.self)
+            return StubUserRepository()
         }
         #expect(built.value == 0)
         // The dependency is registered after its dependent: fine, it is looked up on resolution.
-        container.register(DatabaseService.self) { InMemoryDatabase() }
-        #expect(container.resolve(UserRepository.self) != nil)
+        container.register(DataStore.self) { InMemoryDataStore() }
+        #expect(container.resolve(UserStore.self) != nil)
         #expect(built.value == 1)
     }
 
     @Test func factoryMayRegisterWhileItRuns() {
         let container = Container()
-        container.register(UserRepository.self) {
-            container.register(DatabaseService.self) { InMemoryDatabase() }
-            return UserRepositoryImpl()
+        container.register(UserStore.self) {
+            container.register(DataStore.self) { InMemoryDataStore() }
+            return StubUserRepository()
         }
-        #expect(container.resolve(UserRepository.self) != nil)
-        #expect(container.resolve(DatabaseService.self) != nil)
+        #expect(container.resolve(UserStore.self) != nil)
+        #expect(container.resolve(DataStore.self) != nil)
     }
 
     @Test func unregisterRemovesOnlyTheCurrentRegistration() {
@@ -108,24 +108,24 @@ struct RegistrationTests {
     @Test func moduleRegistrationBuildsNothingUntilResolved() async {
         let container = Container()
         let built = Counter()
-        let module = Module(UserRepository.self) {
+        let module = Module(UserStore.self) {
             built.increment()
-            return UserRepositoryImpl()
+            return StubUserRepository()
         }
         await container.register(module)
         #expect(built.value == 0)
-        #expect(container.resolve(UserRepository.self) != nil)
+        #expect(container.resolve(UserStore.self) != nil)
         #expect(built.value == 1)
-        #expect(module.description.contains("UserRepository"))
+        #expect(module.description.contains("UserStore"))
     }
 
     @Test func registrationsListsWhatIsRegisteredWithWhere() {
         let container = Container()
-        container.register(UserRepository.self, scope: .singleton) { UserRepositoryImpl() }
-        container.register("db", DatabaseService.self) { InMemoryDatabase() }
+        container.register(UserStore.self, scope: .singleton) { StubUserRepository() }
+        container.register("db", DataStore.self) { InMemoryDataStore() }
         let listed = container.registrations
         #expect(listed.count == 2)
-        #expect(listed[0].displayName.contains("UserRepository"))
+        #expect(listed[0].displayName.contains("UserStore"))
         #expect(listed[0].scope == .singleton)
         #expect(listed[1].name == "db")
         #expect(listed[0].site.fileID.hasSuffix("RegistrationTests.swift"))
@@ -134,15 +134,15 @@ struct RegistrationTests {
     @Test func bootstrapIsAdditiveAndRethrows() async {
         let container = Container()
         await Container.withShared(container) {
-            await Container.bootstrap { c in c.register(DatabaseService.self) { InMemoryDatabase() } }
-            await Container.bootstrap { c in c.register(UserRepository.self) { UserRepositoryImpl() } }
-            #expect(Container.shared.resolve(DatabaseService.self) != nil)
-            #expect(Container.shared.resolve(UserRepository.self) != nil)
+            await Container.bootstrap { c in c.register(DataStore.self) { InMemoryDataStore() } }
+            await Container.bootstrap { c in c.register(UserStore.self) { StubUserRepository() } }
+            #expect(Container.shared.resolve(DataStore.self) != nil)
+            #expect(Container.shared.resolve(UserStore.self) != nil)
             await #expect(throws: TestFailure.self) {
                 try await Container.bootstrap { _ in throw TestFailure(reason: "boom") }
             }
             await Container.reset()
-            #expect(Container.shared.resolve(UserRepository.self) == nil)
+            #expect(Container.shared.resolve(UserStore.self) == nil)
         }
     }
 }

@@ -83,10 +83,10 @@ struct SeedShapesTests {
 
     @Test func verifyCriticalDependenciesFromSeed000() async throws {
         let container = Container()
-        container.register(UserRepository.self) { UserRepositoryImpl() }
-        container.register(DatabaseService.self) { InMemoryDatabase() }
+        container.register(UserStore.self) { StubUserRepository() }
+        container.register(DataStore.self) { InMemoryDataStore() }
         try Container.withShared(container) {
-            let criticalServices: [Any.Type] = [DatabaseService.self, UserRepository.self]
+            let criticalServices: [Any.Type] = [DataStore.self, UserStore.self]
             for serviceType in criticalServices {
                 let resolved = WeaveDI.Container.shared.resolve(serviceType)
                 guard resolved != nil else {
@@ -97,8 +97,8 @@ struct SeedShapesTests {
     }
 
     @Test func seedModuleRegistrationLoop() async {
-        let modules = [Module(UserRepository.self) { UserRepositoryImpl() },
-                       Module(DatabaseService.self) { InMemoryDatabase() }]
+        let modules = [Module(UserStore.self) { StubUserRepository() },
+                       Module(DataStore.self) { InMemoryDataStore() }]
         await Container.withShared(Container()) {
             await WeaveDI.Container.bootstrap { container in
                 await withTaskGroup(of: Void.self) { group in
@@ -107,14 +107,14 @@ struct SeedShapesTests {
                     }
                 }
             }
-            #expect(UnifiedDI.resolve(UserRepository.self) != nil)
-            #expect(DI.resolve(DatabaseService.self) != nil)
+            #expect(UnifiedDI.resolve(UserStore.self) != nil)
+            #expect(DI.resolve(DataStore.self) != nil)
         }
     }
 
     @Test func dependencyNotFoundAsTheSeedThrowsIt() {
-        let error: Error = DIError.dependencyNotFound(UserRepository.self)
-        #expect(error.localizedDescription.contains("UserRepository"))
+        let error: Error = DIError.dependencyNotFound(UserStore.self)
+        #expect(error.localizedDescription.contains("UserStore"))
     }
 
     @Test func monitoringHooksFromSeed001() {

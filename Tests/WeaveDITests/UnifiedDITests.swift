@@ -3,10 +3,10 @@ import Testing
 import WeaveDI
 
 protocol LoggerProtocol: Sendable { func info(_ message: String) }
-struct SilentLogger: LoggerProtocol { func info(_ message: String) {} }
-protocol AnalyticsService: Sendable { var name: String { get } }
-struct FirebaseAnalytics: AnalyticsService { let name = "firebase" }
-struct NoOpAnalytics: AnalyticsService { let name = "noop" }
+struct QuietLogger: LoggerProtocol { func info(_ message: String) {} }
+protocol AnalyticsSink: Sendable { var name: String { get } }
+struct FirebaseAnalytics: AnalyticsSink { let name = "firebase" }
+struct NoOpAnalytics: AnalyticsSink { let name = "noop" }
 
 @Suite("UnifiedDI facade")
 struct UnifiedDITests {
@@ -14,16 +14,16 @@ struct UnifiedDITests {
         Container.withShared(Container()) {
             let isDebug = true
             UnifiedDI.registerMany {
-                Registration(UserRepository.self) { UserRepositoryImpl() }
-                Registration(LoggerProtocol.self, default: SilentLogger())
-                Registration(AnalyticsService.self, condition: !isDebug,
+                Registration(UserStore.self) { StubUserRepository() }
+                Registration(LoggerProtocol.self, default: QuietLogger())
+                Registration(AnalyticsSink.self, condition: !isDebug,
                              factory: { FirebaseAnalytics() },
                              fallback: { NoOpAnalytics() })
                 if isDebug { Registration("debug", String.self) { "on" } }
             }
-            #expect(UnifiedDI.resolve(UserRepository.self) != nil)
+            #expect(UnifiedDI.resolve(UserStore.self) != nil)
             #expect(UnifiedDI.resolve(LoggerProtocol.self) != nil)
-            #expect(UnifiedDI.resolve(AnalyticsService.self)?.name == "noop")
+            #expect(UnifiedDI.resolve(AnalyticsSink.self)?.name == "noop")
             #expect(DI.resolve("debug", String.self) == "on")
         }
     }
@@ -46,13 +46,14 @@ struct UnifiedDITests {
 
     @Test func resolveOrThrowExplainsAMissWithLookAlikes() {
         let container = Container()
-        container.register(UserRepositoryImpl.self) { UserRepositoryImpl() }
+        final class UserStoreImpl {}
+        container.register(UserStoreImpl.self) { UserStoreImpl() }
         do {
-            _ = try container.resolveOrThrow(UserRepository.self)
+            _ = try container.resolveOrThrow(UserStore.self)
             Issue.record("expected an error")
         } catch let DIError.dependencyNotFound(type, _, similar) {
-            #expect(ObjectIdentifier(type) == ObjectIdentifier(UserRepository.self))
-            #expect(similar.contains { $0.hasSuffix("UserRepositoryImpl") })
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(UserStore.self))
+            #expect(similar.contains { $0.hasSuffix("UserStoreImpl") })
         } catch {
             Issue.record("unexpected \(error)")
         }
@@ -74,10 +75,10 @@ struct UnifiedDITests {
     }
 
     @Test func errorMessagesNameTheTypesAndTheFix() {
-        let missing = DIError.dependencyNotFound(UserRepository.self)
-        #expect(missing.description.contains("UserRepository"))
+        let missing = DIError.dependencyNotFound(UserStore.self)
+        #expect(missing.description.contains("UserStore"))
         #expect(missing.description.contains("register"))
-        #expect(missing.localizedDescription.contains("UserRepository"))
+        #expect(missing.localizedDescription.contains("UserStore"))
         let cycle = DIError.circularDependency(path: ["A", "B", "A"])
         #expect(cycle.description.contains("A -> B -> A"))
     }

@@ -70,32 +70,32 @@ struct FaultInjectionTests {
     @Test func factoryResolvingFromAnotherThreadWhileBuilding() {
         // The factory hands a resolution of another singleton to a second thread and waits for it.
         let container = Container()
-        container.register(DatabaseService.self, scope: .singleton) { InMemoryDatabase() }
-        container.register(UserRepository.self, scope: .singleton) {
+        container.register(DataStore.self, scope: .singleton) { InMemoryDataStore() }
+        container.register(UserStore.self, scope: .singleton) {
             let done = DispatchSemaphore(value: 0)
-            final class Box: @unchecked Sendable { var database: (any DatabaseService)? }
+            final class Box: @unchecked Sendable { var database: (any DataStore)? }
             let box = Box()
-            Thread { box.database = container.resolve(DatabaseService.self); done.signal() }.start()
+            Thread { box.database = container.resolve(DataStore.self); done.signal() }.start()
             done.wait()
             #expect(box.database != nil)
-            return UserRepositoryImpl()
+            return StubUserRepository()
         }
-        #expect(container.resolve(UserRepository.self) != nil)
+        #expect(container.resolve(UserStore.self) != nil)
     }
 
     @Test func resolvingWhileAnotherThreadResetsAndBootstrapsAgain() async {
         let container = Container()
         @Sendable func configure() {
-            container.register(DatabaseService.self, scope: .singleton) { InMemoryDatabase() }
-            container.register(UserRepository.self) {
-                _ = container.resolve(DatabaseService.self)
-                return UserRepositoryImpl()
+            container.register(DataStore.self, scope: .singleton) { InMemoryDataStore() }
+            container.register(UserStore.self) {
+                _ = container.resolve(DataStore.self)
+                return StubUserRepository()
             }
         }
         configure()
         let errors = Counter()
         let token = UnifiedDI.onResolutionError { name, _ in
-            if name.hasSuffix("UserRepository") { errors.increment() }
+            if name.hasSuffix("UserStore") { errors.increment() }
         }
         defer { token.cancel() }
         await withTaskGroup(of: Void.self) { group in
@@ -107,12 +107,12 @@ struct FaultInjectionTests {
             }
             for _ in 0..<3 {
                 group.addTask {
-                    for _ in 0..<2000 { _ = container.resolve(UserRepository.self) }
+                    for _ in 0..<2000 { _ = container.resolve(UserStore.self) }
                 }
             }
         }
         // Every resolution either succeeded or was heard as a miss; afterwards all is consistent.
-        #expect(container.resolve(UserRepository.self) != nil)
+        #expect(container.resolve(UserStore.self) != nil)
     }
 
     @Test func everyKindOfFailureReachesTheErrorHook() {

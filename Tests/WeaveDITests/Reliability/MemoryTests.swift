@@ -23,12 +23,12 @@ struct MemoryTests {
         weak var weakContainer: Container?
         do {
             let container = Container()
-            container.register(DatabaseService.self) { InMemoryDatabase() }
-            container.register(UserRepository.self) { [weak container] in
-                _ = container?.resolve(DatabaseService.self)
-                return UserRepositoryImpl()
+            container.register(DataStore.self) { InMemoryDataStore() }
+            container.register(UserStore.self) { [weak container] in
+                _ = container?.resolve(DataStore.self)
+                return StubUserRepository()
             }
-            _ = container.resolve(UserRepository.self)
+            _ = container.resolve(UserStore.self)
             weakContainer = container
         }
         #expect(weakContainer == nil)
@@ -38,9 +38,9 @@ struct MemoryTests {
         weak var weakContainer: Container?
         do {
             let container = Container()
-            container.register(UserRepository.self) {
-                _ = container.resolve(DatabaseService.self)  // strong capture: a cycle until reset
-                return UserRepositoryImpl()
+            container.register(UserStore.self) {
+                _ = container.resolve(DataStore.self)  // strong capture: a cycle until reset
+                return StubUserRepository()
             }
             weakContainer = container
             container.reset()

@@ -21,14 +21,14 @@ struct MisuseTests {
 
     @Test func cycleMessageShowsThePath() {
         let container = Container()
-        container.register(CycleA.self) { CycleA(b: try container.resolveOrThrow(CycleB.self)) }
-        container.register(CycleB.self) { CycleB(c: try container.resolveOrThrow(CycleC.self)) }
-        container.register(CycleC.self) { CycleC(a: try container.resolveOrThrow(CycleA.self)) }
-        do { _ = try container.resolveOrThrow(CycleA.self) } catch {
+        container.register(LoopA.self) { LoopA(b: try container.resolveOrThrow(LoopB.self)) }
+        container.register(LoopB.self) { LoopB(c: try container.resolveOrThrow(LoopC.self)) }
+        container.register(LoopC.self) { LoopC(a: try container.resolveOrThrow(LoopA.self)) }
+        do { _ = try container.resolveOrThrow(LoopA.self) } catch {
             let message = String(describing: error)
-            #expect(message.contains("CycleA -> "))
-            #expect(message.contains("CycleB -> "))
-            #expect(message.contains("CycleC -> "))
+            #expect(message.contains("LoopA -> "))
+            #expect(message.contains("LoopB -> "))
+            #expect(message.contains("LoopC -> "))
         }
     }
 
