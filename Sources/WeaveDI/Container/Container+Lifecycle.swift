@@ -21,9 +21,7 @@ extension Container {
         var released: [RegistrationRecord] = []
         registry.forEachSlot { slot in
             slot.lock.withLock {
-                released.append(contentsOf: slot.allRecords)
-                slot.unnamed = nil
-                slot.named = []
+                released.append(contentsOf: slot.removeAll())
             }
         }
         scopes.endAll()

@@ -38,17 +38,13 @@ extension Container {
     /// Registers an existing instance: every resolution of `type` returns it.
     @discardableResult
     public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
-        let box = UncheckedBox(instance)
-        return store(key: RegistryKey(type), scope: .singleton, dependencies: [],
-                     site: SourceLocation(fileID: file, line: line), factory: { box.value }, preset: instance)
+        store(key: RegistryKey(type), site: SourceLocation(fileID: file, line: line), instance: instance)
     }
 
     /// Registers an existing instance under `name`.
     @discardableResult
     public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
-        let box = UncheckedBox(instance)
-        return store(key: RegistryKey(type, name: name), scope: .singleton, dependencies: [],
-                     site: SourceLocation(fileID: file, line: line), factory: { box.value }, preset: instance)
+        store(key: RegistryKey(type, name: name), site: SourceLocation(fileID: file, line: line), instance: instance)
     }
 
     /// Registers what `module` describes.
@@ -71,22 +67,41 @@ extension Container {
 
     // MARK: Storage
 
+    /// Stores a registration of `factory` under `key` (any key: a type's, or a `Factory` key's).
     func store<T>(
         key: RegistryKey,
         scope: Scope,
         dependencies: [Any.Type],
         site: SourceLocation,
-        factory: @escaping @Sendable () throws -> T,
-        preset: T? = nil
+        factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
-        let policy = duplicatePolicy
+        insert(key: key, type: T.self, site: site) { sequence in
+            makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies,
+                       sequence: sequence, factory: factory)
+        }
+    }
+
+    /// Stores `instance` as a singleton under `key`.
+    func store<T>(key: RegistryKey, site: SourceLocation, instance: T) -> RegistrationHandle {
+        insert(key: key, type: T.self, site: site) { sequence in
+            SingletonRecord(name: key.name, site: site, sequence: sequence, instance: instance)
+        }
+    }
+
+    /// Puts the record `make` builds into the slot for `key`, applying the duplicate policy.
+    ///
+    /// Everything here is non-generic except what `make` does, so registration code (generic and
+    /// unspecialized in the library) pays one generic-metadata look-up per registration.
+    private func insert(
+        key: RegistryKey, type: Any.Type, site: SourceLocation, _ make: (_ sequence: Int) -> RegistrationRecord
+    ) -> RegistrationHandle {
+        let rejects = duplicatePolicy == .reject
         var replaced: RegistrationRecord?
         var rejectedBy: RegistrationRecord?
-        let record: TypedRecord<T> = registry.withSlotForWriting(id: key.id, type: T.self) { slot, sequence in
-            let record = TypedRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies,
-                                     sequence: sequence, factory: factory, preset: preset)
+        let record = registry.withSlotForWriting(id: key.id) { slot, sequence in
+            let record = make(sequence)
             slot.lock.withLock {
-                if policy == .reject, let existing = slot.record(named: key.name) {
+                if rejects, let existing = slot.record(named: key.name) {
                     rejectedBy = existing
                 } else {
                     replaced = slot.setRecord(record, named: key.name)
@@ -97,25 +112,26 @@ extension Container {
         // Earlier records (and the instances they cached) are released here, outside every lock:
         // a deinit may resolve or register.
         if let existing = rejectedBy {
-            report(.duplicateRegistration(T.self, name: key.name, first: existing.site, second: site))
+            report(.duplicateRegistration(type, name: key.name, first: existing.site, second: site))
             return RegistrationHandle(container: self, key: key, record: existing)
         }
-        if failureSink != nil {
-            // A validation sandbox's registrations are not the app's: they are not logged.
-        } else if let replaced {
+        // One relaxed load decides whether anything is logged, before the logger is even looked up.
+        // A validation sandbox's registrations are not the app's: they are never logged.
+        let level = failureSink == nil ? flags.logLevel.load(ordering: .relaxed) : DILogLevel.off.rawValue
+        if let replaced, level >= DILogLevel.warnings.rawValue {
             DiagnosticsCenter.shared.logWarning(
                 "\(record.displayName) registered at \(site) replaces the registration at \(replaced.site)")
-        } else {
-            DiagnosticsCenter.shared.logInfo("Registered \(record.displayName) (\(scope)) at \(site)")
+        } else if replaced == nil, level >= DILogLevel.all.rawValue {
+            DiagnosticsCenter.shared.logInfo("Registered \(record.displayName) (\(record.scope)) at \(site)")
         }
         return RegistrationHandle(container: self, key: key, record: record)
     }
 
-    func remove(key: RegistryKey, onlyIf expected: UInt64?) -> Bool {
+    func remove(key: RegistryKey, onlyIf expected: ObjectIdentifier?) -> Bool {
         guard let slot = registry.slot(for: key.id) else { return false }
         let removed: RegistrationRecord? = slot.lock.withLock {
             guard let current = slot.record(named: key.name) else { return nil }
-            if let expected, current.uniqueID != expected { return nil }
+            if let expected, ObjectIdentifier(current) != expected { return nil }
             return slot.setRecord(nil, named: key.name)
         }
         return removed != nil
@@ -158,14 +174,14 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
 public struct RegistrationHandle: Sendable {
     private let container: Container
     let key: RegistryKey
-    private let recordID: UInt64
+    private let recordID: ObjectIdentifier
     private let record: RegistrationRecord
 
     init(container: Container, key: RegistryKey, record: RegistrationRecord) {
         self.container = container
         self.key = key
         self.record = record
-        self.recordID = record.uniqueID
+        self.recordID = ObjectIdentifier(record)
     }
 
     /// Where the registration was made.

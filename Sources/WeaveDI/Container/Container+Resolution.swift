@@ -32,15 +32,19 @@ extension Container {
         do { return try resolveErased(type, name: name) } catch { report(error); return nil }
     }
 
-    /// Resolves `type` or throws a ``DIError`` saying why it could not: ``DIError/dependencyNotFound(_:name:similar:)``
-    /// (with registered look-alikes), ``DIError/circularDependency(path:)`` (with the whole path)
-    /// or ``DIError/factoryFailed(_:name:underlying:)`` (with the factory's error).
+    /// Resolves `type` or throws a ``DIError`` saying why it could not:
+    /// ``DIError/dependencyNotFound(_:name:similar:)`` (with registered look-alikes),
+    /// ``DIError/circularDependency(path:)`` (with the whole path) or
+    /// ``DIError/factoryFailed(_:name:underlying:)`` (with the factory's error).
+    ///
+    /// The error is always a `DIError`; the signature says plain `throws` because typed-throws
+    /// `catch` patterns crash some compilers (Swift 6.3's SIL ownership verifier).
     @inlinable
     public func resolveOrThrow<T>(_ type: T.Type) throws -> T {
         do { return try resolveCore(type, name: nil) } catch { throw report(error, thrown: true) }
     }
 
-    /// Resolves the registration of `type` made under `name`, or throws why it could not.
+    /// Resolves the registration of `type` made under `name`, or throws a ``DIError`` saying why.
     @inlinable
     public func resolveOrThrow<T>(_ name: String, _ type: T.Type) throws -> T {
         do { return try resolveCore(type, name: name) } catch { throw report(error, thrown: true) }
@@ -72,7 +76,7 @@ extension Container {
     private func tracking<T>(_ key: RegistryKey, _ type: T.Type, _ body: () -> T?) -> T? {
         let stack = ResolutionStack.current
         let outer = stack.tracked
-        stack.tracked = TrackedResolution(key: key, depth: stack.frames.count)
+        stack.tracked = TrackedResolution(key: key, depth: stack.depth)
         defer { stack.tracked = outer }
         let start = monotonicSeconds()
         guard let value = body() else { return nil }  // a failure is counted as a miss or reported
@@ -104,53 +108,102 @@ extension Container {
 
     /// Resolves the registration stored under `key`, which must have been made for `T`
     /// (`Factory` keys use their own ids).
+    ///
+    /// This is the hot path, inlined into (and specialized for) every caller. A built singleton
+    /// costs: one atomic load (auto-registration done?), one table probe, the slot lock, one
+    /// retain of the instance, and, unless optimization is on, one thread-local read to see
+    /// whether a factory is running (for the dependency graph). Nothing is allocated.
     @inlinable
     func resolveCore<T>(key: RegistryKey, type: T.Type) throws(DIError) -> T {
         ensureAutoRegistered()
-        if let slot = registry.slot(for: key.id) {
-            slot.lock.lock()
-            if let record = slot.record(named: key.name) {
-                record.resolutionCount &+= 1
-                // The key is derived from `T`, so the record is a `TypedRecord<T>`: no dynamic cast.
-                let typed = unsafeDowncast(record, to: TypedRecord<T>.self)
-                if record.scopeTag == 1, let value = typed.cell.value {
-                    slot.lock.unlock()
-                    if recordsGraph { noteEdge(to: key, type: type) }
-                    return value
-                }
-                slot.lock.unlock()
-                return try resolve(record: typed, key: key, slot: slot, type: type)
-            }
-            slot.lock.unlock()
+        // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
+        guard let slot = registry.slot(for: key.id) else { return try resolveMissing(type, key: key) }
+        var pending: TypedRecord<T>?
+        let cached = Container.lookUp(slot, key.name, pending: &pending)
+        if cached != nil {
+            if recordsGraph { noteEdgeIfNested(to: key, type: type) }
+            // Moved out, not copied: binding it with `if let` would cost a retain/release pair.
+            return (consume cached).unsafelyUnwrapped
+        }
+        if pending != nil {
+            return try resolve(record: (consume pending).unsafelyUnwrapped, key: key, lock: slot.lock, type: type)
         }
         return try resolveMissing(type, key: key)
     }
 
+    /// Looks `name` up in `slot` under its lock, counting the resolution. Returns a built
+    /// singleton; otherwise sets `pending` to the registration whose factory (or shared-instance
+    /// logic) must run outside the lock, or leaves it nil when nothing is registered. The common
+    /// case takes the lock once and retains only the instance.
+    @inlinable @inline(__always)
+    static func lookUp<T>(_ slot: TypeSlot, _ name: String?, pending: inout TypedRecord<T>?) -> T? {
+        let lock = slot.lock
+        lock.lock()
+        guard let found = slot.findCountingResolution(named: name) else {
+            lock.unlock()
+            return nil
+        }
+        // The record is used unretained while the lock keeps it in the slot; only a record whose
+        // factory must run is retained (it may be replaced while the factory runs).
+        let value = found._withUnsafeGuaranteedRef { record -> T? in
+            // The key is derived from `T`, so the record is a `TypedRecord<T>` (a
+            // `SingletonRecord<T>` when its tag says singleton): no dynamic cast.
+            if record.scopeTag == 1, let value = unsafeDowncast(record, to: SingletonRecord<T>.self).value {
+                return value
+            }
+            pending = unsafeDowncast(record, to: TypedRecord<T>.self)
+            return nil
+        }
+        lock.unlock()
+        return value
+    }
+
+    /// Resolves `record` (retained by the caller) outside any lock; `lock` is its slot's lock.
     @inlinable
-    func resolve<T>(record: TypedRecord<T>, key: RegistryKey, slot: TypeSlot, type: T.Type) throws(DIError) -> T {
+    func resolve<T>(record: TypedRecord<T>, key: RegistryKey, lock: SlotLock, type: T.Type) throws(DIError) -> T {
         switch record.scopeTag {
-        case 0: return try runFactory(record.factory, key: key, type: type)
-        case 1, 2: return try resolveShared(record, cell: record.cell, lock: slot.lock, key: key)
-        default: return try resolveScoped(record, key: key)
+        case 0:
+            return try runFactory(record.factory, key: key, type: type)
+        case 1:
+            let singleton = unsafeDowncast(record, to: SingletonRecord<T>.self)
+            return try resolveShared(record, cell: singleton, lock: lock, key: key)
+        case 2:
+            let weak = unsafeDowncast(record, to: WeakRecord<T>.self)
+            return try resolveShared(record, cell: weak, lock: lock, key: key)
+        default:
+            return try resolveScoped(record, key: key)
         }
     }
 
     /// Runs a factory with cycle detection; the caller holds no lock.
     @inlinable
     func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
-        let stack = ResolutionStack.current
+        // The stack is owned by the thread-local slot, so it is used unretained.
+        let stack = ResolutionStack.unretainedCurrent(stackKey)
+        if stack._withUnsafeGuaranteedRef({ $0.depth != 0 }) {
+            // Only a resolution made inside a factory can close a cycle or add a graph edge.
+            try enterNested(key: key, type: type, stack: stack.takeUnretainedValue())
+        }
+        let frame = ResolutionFrame(key: key, type: type, container: identity)
+        stack._withUnsafeGuaranteedRef { $0.push(frame) }
+        defer { stack._withUnsafeGuaranteedRef { $0.pop() } }
+        if flags.timing.load(ordering: .relaxed) {
+            return try runTimed(factory, key: key, type: type, stack: stack.takeUnretainedValue())
+        }
+        do { return try factory() } catch {
+            throw Container.wrap(error, type: type, name: key.name, stack: stack.takeUnretainedValue())
+        }
+    }
+
+    /// Cycle check and graph edge for a resolution made while a factory runs on this thread.
+    @inlinable
+    func enterNested(key: RegistryKey, type: Any.Type, stack: ResolutionStack) throws(DIError) {
         if let index = stack.indexOf(key, in: identity) {
             // The edge closing the cycle is a real dependency: the graph shows the cycle.
             if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
             throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: type, name: key.name))
         }
         if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
-        stack.frames.append(ResolutionFrame(key: key, type: type, container: identity))
-        defer { stack.frames.removeLast() }
-        if runtimeFlags.timing.load(ordering: .relaxed) {
-            return try runTimed(factory, key: key, type: type, stack: stack)
-        }
-        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
     }
 
     @usableFromInline
@@ -159,7 +212,7 @@ extension Container {
         defer {
             let elapsed = monotonicSeconds() - start
             // The factory run `resolveWithTracking` times as a whole is not counted twice.
-            let isTracked = stack.tracked.map { $0.key == key && $0.depth == stack.frames.count - 1 } ?? false
+            let isTracked = stack.tracked.map { $0.key == key && $0.depth == stack.depth - 1 } ?? false
             if !isTracked {
                 statisticsStore.recordDuration(key, type: type, seconds: elapsed)
                 if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: elapsed) }
@@ -183,7 +236,9 @@ extension Container {
 
     /// Builds (once) or returns the shared instance in `cell`, which `lock` guards.
     @usableFromInline
-    func resolveShared<T>(_ record: TypedRecord<T>, cell: InstanceCell<T>, lock: SlotLock, key: RegistryKey) throws(DIError) -> T {
+    func resolveShared<T, Cell: InstanceStorage<T>>(
+        _ record: TypedRecord<T>, cell: Cell, lock: SlotLock, key: RegistryKey
+    ) throws(DIError) -> T {
         let stack = ResolutionStack.current
         if let index = stack.indexOf(key, in: identity) {
             if recordsGraph { noteEdge(to: key, type: T.self, stack: stack) }
@@ -231,7 +286,8 @@ extension Container {
             instance.lock.unlock()
             throw DIError.scopeEnded(scope: record.scope.customName ?? record.scope.description, type: T.self)
         }
-        let cell = instance.cell(for: record)
+        // A custom-scope tag means the record is a `ScopedRecord<T>`.
+        let cell = instance.cell(for: unsafeDowncast(record, to: ScopedRecord<T>.self))
         instance.lock.unlock()
         return try resolveShared(record, cell: cell, lock: instance.lock, key: key)
     }
@@ -246,11 +302,7 @@ extension Container {
         ensureAutoRegistered()
         let key = RegistryKey(anyType: type, name: name)
         if let slot = registry.slot(for: key.id) {
-            let record = slot.lock.withLock { () -> RegistrationRecord? in
-                let record = slot.record(named: name)
-                record?.resolutionCount &+= 1
-                return record
-            }
+            let record = slot.lock.withLock { slot.findCountingResolution(named: name)?.takeUnretainedValue() }
             if let record { return try record.resolveErased(in: self, key: key, slot: slot) }
         }
         if let parent { return try parent.resolveErased(type, name: name) }
@@ -273,13 +325,13 @@ extension Container {
         if case let .dependencyNotFound(type, name, similar) = error {
             let key = RegistryKey(anyType: type, name: name)
             statisticsStore.recordMiss(key, type: type)
-            if recordsGraph, let dependent = stack.frames.last { graph.record(from: dependent, to: key, type: type) }
+            if recordsGraph, let dependent = stack.top { graph.record(from: dependent, to: key, type: type) }
             if similar.isEmpty, thrown || failureSink != nil || DiagnosticsCenter.shared.hasListeners(for: error) {
                 error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type))
             }
         }
         if let failureSink {
-            failureSink.collect(error, dependent: stack.frames.last)
+            failureSink.collect(error, dependent: stack.top)
         } else {
             DiagnosticsCenter.shared.reportFailure(error)
         }
@@ -287,13 +339,22 @@ extension Container {
         return error
     }
 
+    /// Notes a graph edge when a factory is running on this thread (a cached singleton resolved at
+    /// the top level has no dependent, so this costs one thread-local read and a compare).
+    @inlinable @inline(__always)
+    func noteEdgeIfNested(to key: RegistryKey, type: Any.Type) {
+        if ResolutionStack.isResolving(stackKey) { noteEdge(to: key, type: type) }
+    }
+
     /// Records "the factory running on this thread resolved `key`" in the dependency graph.
     @usableFromInline
     func noteEdge(to key: RegistryKey, type: Any.Type, stack: ResolutionStack? = nil) {
         let stack = stack ?? ResolutionStack.current
-        guard let parentFrame = stack.frames.last else { return }
-        if stack.rememberEdge(from: parentFrame.key, to: key, container: identity, epoch: graph.epoch) {
-            graph.record(from: parentFrame, to: key, type: type)
+        guard stack.depth != 0 else { return }
+        // The parent frame is read in place: copying it would retain and release its name.
+        let parent = UnsafePointer(stack.base + (stack.depth - 1))
+        if stack.rememberEdge(from: parent, to: key, container: identity, epoch: graph.epoch) {
+            graph.record(from: parent.pointee, to: key, type: type)
         }
     }
 
@@ -304,8 +365,8 @@ extension Container {
         var container: Container? = self
         while let current = container {
             current.registry.forEachSlot { slot in
-                let hasRecords = slot.lock.withLock { slot.unnamed != nil || !slot.named.isEmpty }
-                if hasRecords { candidates.append(String(reflecting: slot.type)) }
+                let type = slot.lock.withLock { slot.allRecords.first?.type }
+                if let type { candidates.append(String(reflecting: type)) }
             }
             container = current.parent
         }
@@ -348,13 +409,19 @@ extension ResolutionStack {
     /// Remembers the last few edges this thread recorded, so a hot loop does not take the
     /// graph's lock on every nested resolution. Returns whether the edge is new to this thread.
     @usableFromInline
-    func rememberEdge(from: RegistryKey, to: RegistryKey, container: ObjectIdentifier, epoch: Int) -> Bool {
-        for edge in recentEdges
-        where edge.from == from && edge.to == to && edge.container == container && edge.epoch == epoch {
-            return false
+    func rememberEdge(from parent: UnsafePointer<ResolutionFrame>, to: RegistryKey, container: ObjectIdentifier,
+                      epoch: Int) -> Bool {
+        let from = parent.pointee.key.id
+        // Integers first; names are compared only for an edge that otherwise matches.
+        for index in recentEdges.indices {
+            let edge = recentEdges[index]
+            if edge.from.id == from && edge.to.id == to.id && edge.container == container && edge.epoch == epoch
+                && edge.from.name == parent.pointee.key.name && edge.to.name == to.name {
+                return false
+            }
         }
         if recentEdges.count == 8 { recentEdges.removeFirst() }
-        recentEdges.append(RecentEdge(from: from, to: to, container: container, epoch: epoch))
+        recentEdges.append(RecentEdge(from: parent.pointee.key, to: to, container: container, epoch: epoch))
         return true
     }
 }

@@ -1,6 +1,14 @@
 import Atomics
 import Foundation
 
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// A dependency container: registrations in, instances out.
 ///
 /// `Container` is thread-safe: register and resolve from any thread or task, including from inside
@@ -21,8 +29,11 @@ public final class Container: @unchecked Sendable {
     public let parent: Container?
     /// The root of the parent chain; it owns auto-registration.
     @usableFromInline let root: Container?
-    /// 0: `AutoRegistering` not run yet; 1: running; 2: done (or not adopted).
-    @usableFromInline let autoRegistrationState: ManagedAtomic<Int> = .init(0)
+    /// 0: `AutoRegistering` not run yet; 1: running; 2: done (or not adopted). One word per root
+    /// container, shared by its children, so every resolution checks it with a single load.
+    /// (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic` from inlined client code
+    /// costs a retain, a release and a dynamic call.)
+    @usableFromInline let autoRegistrationState: UnsafeAtomic<Int>
     private let autoRegistrationRunner = Locked<ObjectIdentifier?>(nil)
     let scopes = ScopeStorage()
     let graph = DependencyGraphRecorder()
@@ -32,23 +43,28 @@ public final class Container: @unchecked Sendable {
     /// Set on a validation sandbox: graph edges are recorded even while optimization is on.
     @usableFromInline let alwaysRecordsGraph: Bool
 
+    /// The process-wide switches, referenced from the container so the resolution path reads them
+    /// without going through the lazily initialized global's accessor.
+    @usableFromInline let flags: RuntimeFlags = runtimeFlags
+    /// A copy of the thread-local resolution stack's key, for the same reason.
+    @usableFromInline let stackKey: pthread_key_t = resolutionStackKey
+
     /// What to do when a type is registered again under the same name.
     public var duplicatePolicy: DuplicatePolicy {
-        get { settings.withLock { $0.duplicatePolicy } }
-        set { settings.withLock { $0.duplicatePolicy = newValue } }
+        get { rejectsDuplicates.load(ordering: .relaxed) ? .reject : .replace }
+        set { rejectsDuplicates.store(newValue == .reject, ordering: .relaxed) }
     }
 
-    struct Settings {
-        var duplicatePolicy: DuplicatePolicy = .replace
-    }
-
-    let settings = Locked(Settings())
+    /// Backs ``duplicatePolicy``: read on every registration, so an atomic rather than a lock.
+    private let rejectsDuplicates = ManagedAtomic<Bool>(false)
 
     /// Creates an empty container. With a `parent`, types this container does not register are
     /// resolved by the parent; the parent never sees this container's registrations.
     public init(parent: Container? = nil) {
         self.parent = parent
-        self.root = parent.map { $0.root ?? $0 }
+        let root = parent.map { $0.root ?? $0 }
+        self.root = root
+        self.autoRegistrationState = root?.autoRegistrationState ?? .create(0)
         self.failureSink = nil
         self.alwaysRecordsGraph = false
     }
@@ -58,15 +74,20 @@ public final class Container: @unchecked Sendable {
     init(sandboxReportingTo sink: ValidationCollector) {
         self.parent = nil
         self.root = nil
+        self.autoRegistrationState = .create(2)
         self.failureSink = sink
         self.alwaysRecordsGraph = true
-        autoRegistrationState.store(2, ordering: .releasing)
     }
 
     /// Whether resolutions record dependency-graph edges: unless optimization is on. A sandbox
     /// always records (validation needs the edges); the common path reads one atomic.
     @inlinable @inline(__always)
-    var recordsGraph: Bool { !runtimeFlags.optimized.load(ordering: .relaxed) || alwaysRecordsGraph }
+    var recordsGraph: Bool { !flags.optimized.load(ordering: .relaxed) || alwaysRecordsGraph }
+
+    deinit {
+        // A child shares its root's word; the root (which the child keeps alive) frees it.
+        if root == nil { autoRegistrationState.destroy() }
+    }
 
     @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
@@ -78,7 +99,7 @@ public final class Container: @unchecked Sendable {
     /// Set, and never cleared, by the first `withShared`: until then `shared` skips the task-local
     /// lookup. Never cleared because a task created inside a binding may outlive it and must keep
     /// seeing its container.
-    @usableFromInline static let bindingsUsed = ManagedAtomic<Bool>(false)
+    @usableFromInline static let bindingsUsed = UnsafeAtomic<Bool>.create(false)
 
     @TaskLocal static var boundContainer: Container?
 
@@ -118,8 +139,7 @@ public final class Container: @unchecked Sendable {
 
     @inlinable @inline(__always)
     func ensureAutoRegistered() {
-        let owner = root ?? self
-        if owner.autoRegistrationState.load(ordering: .acquiring) != 2 { owner.runAutoRegistration() }
+        if autoRegistrationState.load(ordering: .acquiring) != 2 { (root ?? self).runAutoRegistration() }
     }
 
     @usableFromInline

@@ -35,7 +35,7 @@ extension ChainedRegistration {
     /// registrations included, which have no type to resolve by).
     func resolve() throws(DIError) -> Any {
         owner.ensureAutoRegistered()
-        slot.lock.withLock { record.resolutionCount &+= 1 }
+        slot.lock.withLock { _ = slot.findCountingResolution(named: record.name) }
         return try record.resolveErased(in: owner, key: key, slot: slot)
     }
 }

@@ -16,7 +16,7 @@ extension Container {
     func statisticsByKey() -> [RegistryKey: ResolutionStatistics] {
         var result: [RegistryKey: ResolutionStatistics] = [:]
         registry.forEachSlot { slot in
-            let counted = slot.lock.withLock { slot.allRecords.map { ($0, $0.resolutionCount) } }
+            let counted = slot.lock.withLock { slot.allRecords.map { ($0, slot.resolutions(of: $0)) } }
             for (record, count) in counted {
                 result[RegistryKey(rawID: slot.id, name: record.name)] = ResolutionStatistics(
                     typeName: record.displayName, isRegistered: true, resolutions: count, misses: 0,
@@ -39,7 +39,7 @@ extension Container {
     /// Sets every count and timing back to zero; registrations and instances stay.
     public func resetStatistics() {
         registry.forEachSlot { slot in
-            slot.lock.withLock { for record in slot.allRecords { record.resolutionCount = 0 } }
+            slot.lock.withLock { slot.resetResolutionCounts() }
         }
         statisticsStore.removeAll()
     }

@@ -4,15 +4,17 @@ import Foundation
 /// Process-wide switches the resolution path reads with single atomic loads.
 @usableFromInline
 final class RuntimeFlags: Sendable {
+    // `UnsafeAtomic` (never destroyed: the flags live as long as the process) rather than
+    // `ManagedAtomic`, whose loads from inlined client code cost a retain, a release and a call.
     /// Set by `UnifiedRegistry.enableOptimization()`: skip graph recording.
-    @usableFromInline let optimized = ManagedAtomic<Bool>(false)
+    @usableFromInline let optimized = UnsafeAtomic<Bool>.create(false)
     /// Whether factory runs are timed (a slow-resolution hook is installed or warnings are logged).
-    @usableFromInline let timing = ManagedAtomic<Bool>(false)
+    @usableFromInline let timing = UnsafeAtomic<Bool>.create(false)
     /// The `DILogLevel` raw value in force.
-    let logLevel = ManagedAtomic<Int>(DILogLevel.errors.rawValue)
+    let logLevel = UnsafeAtomic<Int>.create(DILogLevel.errors.rawValue)
     /// The shortest duration, in nanoseconds, anyone wants to hear about as slow; a timed
     /// resolution faster than this is dismissed without taking a lock.
-    let slowNanos = ManagedAtomic<UInt64>(.max)
+    let slowNanos = UnsafeAtomic<UInt64>.create(.max)
 
     init() {}
 }

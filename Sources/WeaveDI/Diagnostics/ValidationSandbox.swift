@@ -15,7 +15,7 @@ final class ValidationSandbox {
         container = Container(sandboxReportingTo: collector)
         var replaced: [RegistrationRecord] = []
         for registration in source.chainedRegistrations() {
-            container.registry.withSlotForWriting(id: registration.key.id, type: registration.slot.type) { slot, sequence in
+            container.registry.withSlotForWriting(id: registration.key.id) { slot, sequence in
                 let copy = registration.record.freshCopy(sequence: sequence)
                 if let old = slot.lock.withLock({ slot.setRecord(copy, named: registration.key.name) }) {
                     replaced.append(old)

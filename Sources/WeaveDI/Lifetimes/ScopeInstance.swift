@@ -36,10 +36,10 @@ public final class ScopeInstance: @unchecked Sendable {
 
     /// The cell for `record`, created on first use; call with the lock held.
     @usableFromInline
-    func cell<T>(for record: TypedRecord<T>) -> InstanceCell<T> {
+    func cell<T>(for record: ScopedRecord<T>) -> InstanceCell<T> {
         let id = record.uniqueID
         if let existing = cells[id] { return unsafeDowncast(existing, to: InstanceCell<T>.self) }
-        let cell = InstanceCell<T>(isWeak: false)
+        let cell = InstanceCell<T>()
         cells[id] = cell
         return cell
     }

@@ -38,13 +38,12 @@ extension Container {
     /// replaces nor reports a duplicate: racing callers install one record between them.
     @usableFromInline
     func storeIfAbsent<T>(key: RegistryKey, scope: Scope, site: SourceLocation, factory: @escaping @Sendable () throws -> T) {
-        registry.withSlotForWriting(id: key.id, type: T.self) { slot, sequence in
-            slot.lock.withLock {
-                guard slot.record(named: key.name) == nil else { return }
-                let record = TypedRecord(scope: scope, name: key.name, site: site, declaredDependencies: [],
-                                         sequence: sequence, factory: factory)
-                _ = slot.setRecord(record, named: key.name)
-            }
+        registry.withSlotForWriting(id: key.id) { slot, sequence in
+            guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
+            // Made outside the slot lock (an allocation); the write lock keeps other writers out.
+            let record = makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: [],
+                                    sequence: sequence, factory: factory)
+            slot.lock.withLock { _ = slot.setRecord(record, named: key.name) }
         }
     }
 }

@@ -7,6 +7,8 @@ struct RegistryKey: Hashable, Sendable {
     @usableFromInline let id: UInt
     @usableFromInline let name: String?
 
+    // The metadata address itself, not `ObjectIdentifier.hashValue`: that is a seeded hash, which
+    // costs a SipHash round on every resolution and could collide with the odd `Factory` ids.
     @inlinable @inline(__always)
     init<T>(_ type: T.Type, name: String? = nil) {
         self.id = UInt(bitPattern: ObjectIdentifier(type))

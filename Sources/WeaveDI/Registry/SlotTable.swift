@@ -1,74 +1,74 @@
 import Atomics
 
-/// An open-addressing hash table from registry key ids to slots, readable without locks.
+/// An open-addressing hash table of slots keyed by their ids, readable without locks.
 ///
-/// Writers (holding the registry's write lock) fill an entry's slot pointer first and then publish
-/// its key with a releasing store; readers load keys with acquiring loads, so a reader that sees a
-/// key also sees its slot. Entries are never removed (a slot is emptied instead), and a full table
-/// is replaced by a larger copy while the old one stays alive for readers still probing it; the
-/// old tables together are never larger than the current one.
+/// Each entry is one word: the address of a slot (0 when empty). The key is read from the slot
+/// itself (its immutable id), which keeps the table at 8 bytes per entry. A writer (holding
+/// the registry's write lock) publishes a fully built slot with a releasing store; readers load
+/// entries with acquiring loads, so a reader that sees a slot also sees its header. Entries are
+/// never removed (a slot is emptied instead), and a table past three quarters full is replaced by
+/// a larger copy while the old one stays alive for readers still probing it; the old tables
+/// together are never larger than the current one.
 @usableFromInline
 final class SlotTable: @unchecked Sendable {
     @usableFromInline let mask: Int
     @usableFromInline let shift: UInt
-    @usableFromInline let keys: UnsafeMutablePointer<UnsafeAtomic<UInt>.Storage>
-    @usableFromInline let slots: UnsafeMutablePointer<Unmanaged<TypeSlot>?>
-    private(set) var count = 0
+    @usableFromInline let entries: UnsafeMutablePointer<UnsafeAtomic<UInt>.Storage>
+    /// Guarded by the registry's write lock.
+    @exclusivity(unchecked) private(set) var count = 0
 
     init(capacity: Int) {
-        precondition(capacity > 0 && capacity & (capacity - 1) == 0)
+        precondition(capacity >= 2 && capacity & (capacity - 1) == 0)
         mask = capacity - 1
         shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-        keys = .allocate(capacity: capacity)
-        keys.initialize(repeating: UnsafeAtomic<UInt>.Storage(0), count: capacity)
-        slots = .allocate(capacity: capacity)
-        slots.initialize(repeating: nil, count: capacity)
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: UnsafeAtomic<UInt>.Storage(0), count: capacity)
     }
 
     deinit {
-        keys.deinitialize(count: mask + 1)
-        keys.deallocate()
-        slots.deinitialize(count: mask + 1)
-        slots.deallocate()
+        entries.deinitialize(count: mask + 1)
+        entries.deallocate()
     }
 
     var capacity: Int { mask + 1 }
 
+    /// Whether one more slot keeps the table at most three quarters full (linear probing stays at a
+    /// couple of probes per hit there).
+    var hasRoomForOneMore: Bool { (count + 1) * 4 <= capacity * 3 }
+
+    @inlinable @inline(__always)
     func startIndex(_ id: UInt) -> Int {
         // Fibonacci hashing spreads pointer-aligned ids over the table.
-        capacity == 1 ? 0 : Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) &>> shift)
     }
 
     @inlinable @inline(__always)
-    func find(_ id: UInt) -> Unmanaged<TypeSlot>? {
-        var index = mask == 0 ? 0 : Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    func find(_ id: UInt) -> TypeSlot? {
+        var index = startIndex(id)
         while true {
-            let key = UnsafeAtomic<UInt>(at: keys + index).load(ordering: .acquiring)
-            if key == id { return slots[index] }
-            if key == 0 { return nil }
+            let bits = UnsafeAtomic<UInt>(at: entries + index).load(ordering: .acquiring)
+            guard let address = UnsafeMutablePointer<SlotStorage>(bitPattern: bits) else { return nil }
+            if address.pointee.id == id { return TypeSlot(storage: address) }
             index = (index + 1) & mask
         }
     }
 
-    /// Inserts a slot for a key not yet present; the caller holds the write lock and has checked
-    /// that the table stays at most half full.
-    func insert(_ id: UInt, _ slot: TypeSlot) {
-        var index = startIndex(id)
-        while UnsafeAtomic<UInt>(at: keys + index).load(ordering: .relaxed) != 0 {
+    /// Inserts a slot whose id is not yet present; the caller holds the write lock and has checked
+    /// ``hasRoomForOneMore``.
+    func insert(_ slot: TypeSlot) {
+        var index = startIndex(slot.id)
+        while UnsafeAtomic<UInt>(at: entries + index).load(ordering: .relaxed) != 0 {
             index = (index + 1) & mask
         }
-        slots[index] = Unmanaged.passUnretained(slot)
-        UnsafeAtomic<UInt>(at: keys + index).store(id, ordering: .releasing)
+        UnsafeAtomic<UInt>(at: entries + index).store(UInt(bitPattern: slot.storage), ordering: .releasing)
         count += 1
     }
 
-    /// Every (id, slot) pair; the caller holds the write lock.
-    var entries: [(UInt, TypeSlot)] {
-        var result: [(UInt, TypeSlot)] = []
+    /// Calls `body` with every slot; the caller holds the write lock.
+    func forEach(_ body: (TypeSlot) throws -> Void) rethrows {
         for index in 0...mask {
-            let key = UnsafeAtomic<UInt>(at: keys + index).load(ordering: .relaxed)
-            if key != 0, let slot = slots[index] { result.append((key, slot.takeUnretainedValue())) }
+            let bits = UnsafeAtomic<UInt>(at: entries + index).load(ordering: .relaxed)
+            if let address = UnsafeMutablePointer<SlotStorage>(bitPattern: bits) { try body(TypeSlot(storage: address)) }
         }
-        return result
     }
 }

@@ -27,7 +27,13 @@ final class DependencyGraphRecorder: Sendable {
     /// Epochs come from one process-wide counter, so a recorder never shares one with an earlier
     /// recorder whose container had the same address (validation sandboxes come and go).
     private static let epochSource = ManagedAtomic<Int>(0)
-    private let epochCounter = ManagedAtomic<Int>(DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed))
+    // `UnsafeAtomic` (freed in deinit): every nested resolution reads it, and a `ManagedAtomic`
+    // load costs a retain, a release and a dynamic call there.
+    private let epochCounter = UnsafeAtomic<Int>.create(DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed))
+
+    init() {}
+
+    deinit { epochCounter.destroy() }
 
     /// Changes whenever the graph is cleared, and differs between recorders, so per-thread
     /// "already recorded" caches expire.

@@ -34,9 +34,16 @@ struct ResolutionFrame {
 /// Factories are synchronous, so every nested resolution a factory performs happens on the thread
 /// that runs it; a thread-local stack therefore sees the whole chain. It lives in `pthread`
 /// thread-local storage because a lookup there costs a few nanoseconds, far less than a task-local.
+///
+/// The frames are a manually managed buffer rather than an `Array`: every factory run pushes and
+/// pops one, and the buffer skips the uniqueness and exclusivity checks an array property pays.
+/// Only the owning thread touches a stack, so unchecked exclusivity is safe.
 @usableFromInline
 final class ResolutionStack {
-    @usableFromInline var frames: [ResolutionFrame] = []
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<ResolutionFrame>
+    /// Number of frames: factories running on this thread right now.
+    @exclusivity(unchecked) @usableFromInline var depth = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
 
     @usableFromInline
     struct RecentEdge {
@@ -47,7 +54,7 @@ final class ResolutionStack {
     }
 
     /// Edges this thread recorded lately (see `Container.noteEdge`).
-    @usableFromInline var recentEdges: [RecentEdge] = []
+    @exclusivity(unchecked) @usableFromInline var recentEdges: [RecentEdge] = []
 
     /// The last failure a public entry point reported on this thread while a factory ran, so the
     /// same failure rethrown by enclosing factories is not reported again (see `Container.report`).
@@ -57,7 +64,15 @@ final class ResolutionStack {
     /// it is not timed a second time.
     var tracked: TrackedResolution?
 
-    init() { frames.reserveCapacity(16) }
+    init() {
+        capacity = 16
+        base = .allocate(capacity: 16)
+    }
+
+    deinit {
+        base.deinitialize(count: depth)
+        base.deallocate()
+    }
 
     /// A stable identifier of the current thread while it resolves.
     @inlinable var threadID: ObjectIdentifier { ObjectIdentifier(self) }
@@ -70,6 +85,22 @@ final class ResolutionStack {
         return makeCurrent()
     }
 
+    /// The current thread's stack, unretained (the thread-local slot owns it until the thread
+    /// exits), found through `key` (``resolutionStackKey``, which containers keep a copy of so the
+    /// hot path skips the lazy global's accessor).
+    @inlinable @inline(__always)
+    static func unretainedCurrent(_ key: pthread_key_t) -> Unmanaged<ResolutionStack> {
+        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
+        return Unmanaged.passUnretained(makeCurrent())
+    }
+
+    /// Whether a factory is running on the current thread (without creating a stack).
+    @inlinable @inline(__always)
+    static func isResolving(_ key: pthread_key_t) -> Bool {
+        guard let raw = pthread_getspecific(key) else { return false }
+        return Unmanaged<ResolutionStack>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.depth != 0 }
+    }
+
     @usableFromInline
     static func makeCurrent() -> ResolutionStack {
         let stack = ResolutionStack()
@@ -77,14 +108,47 @@ final class ResolutionStack {
         return stack
     }
 
+    /// The frames, outermost first (a copy, for slow paths).
+    var frames: [ResolutionFrame] { Array(UnsafeBufferPointer(start: base, count: depth)) }
+
+    /// The innermost frame: the factory whose resolution is in progress, if any.
+    @inlinable
+    var top: ResolutionFrame? { depth == 0 ? nil : base[depth - 1] }
+
+    @inlinable @inline(__always)
+    func push(_ frame: ResolutionFrame) {
+        if depth == capacity { grow() }
+        (base + depth).initialize(to: frame)
+        depth += 1
+    }
+
+    @inlinable @inline(__always)
+    func pop() {
+        depth -= 1
+        (base + depth).deinitialize(count: 1)
+    }
+
+    @usableFromInline
+    func grow() {
+        let larger = UnsafeMutablePointer<ResolutionFrame>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: base, count: depth)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
     /// Returns the index of `key` in the chain when resolving it now would close a cycle.
     @inlinable @inline(__always)
     func indexOf(_ key: RegistryKey, in container: ObjectIdentifier) -> Int? {
-        // Typical chains are a few frames deep: a linear scan beats any set.
-        var index = frames.count - 1
+        // Typical chains are a few frames deep: a linear scan beats any set. Ids are compared
+        // first so names are compared only on a real match.
+        var index = depth - 1
         while index >= 0 {
-            let frame = frames[index]
-            if frame.key == key && frame.container == container { return index }
+            let frame = base + index
+            if frame.pointee.key.id == key.id && frame.pointee.container == container
+                && frame.pointee.key.name == key.name {
+                return index
+            }
             index -= 1
         }
         return nil
@@ -102,24 +166,24 @@ final class ResolutionStack {
 
     /// Notes that `error` was reported at the current depth.
     func noteReported(_ error: DIError) {
-        reportedFailure = frames.isEmpty ? nil : ReportedFailure(error: error, depth: frames.count, propagated: false)
+        reportedFailure = depth == 0 ? nil : ReportedFailure(error: error, depth: depth, propagated: false)
     }
 
     /// Called when the factory on top of the stack throws `error`: if it is the failure reported
     /// inside that factory, it now belongs to the caller's depth.
     func notePropagation(of error: DIError) {
-        guard let reported = reportedFailure, reported.depth == frames.count, reported.error.isSameFailure(as: error)
+        guard let reported = reportedFailure, reported.depth == depth, reported.error.isSameFailure(as: error)
         else { return }
-        reportedFailure = ReportedFailure(error: error, depth: frames.count - 1, propagated: true)
+        reportedFailure = ReportedFailure(error: error, depth: depth - 1, propagated: true)
     }
 
     /// Whether `error` is a failure already reported inside a factory that rethrew it up to here.
     /// Consumes the mark: the failure may propagate further only through another factory.
     func takePropagated(_ error: DIError) -> Bool {
-        guard let reported = reportedFailure, reported.propagated, reported.depth == frames.count,
+        guard let reported = reportedFailure, reported.propagated, reported.depth == depth,
               reported.error.isSameFailure(as: error)
         else { return false }
-        reportedFailure = frames.isEmpty ? nil : ReportedFailure(error: error, depth: frames.count, propagated: false)
+        reportedFailure = depth == 0 ? nil : ReportedFailure(error: error, depth: depth, propagated: false)
         return true
     }
 }

@@ -1,5 +1,3 @@
-import Atomics
-
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -8,55 +6,77 @@ import Glibc
 import Musl
 #endif
 
-/// A tiny lock guarding one registry slot.
+/// A tiny lock guarding one registry slot (or one scope instance).
 ///
 /// Critical sections under it are a handful of loads and stores; factories never run while it is
-/// held. On Linux it is a test-and-set lock (one compare-exchange to take, one store to release),
-/// which is several times cheaper than `pthread_mutex_t` on the uncontended path every resolution
-/// takes. On Apple platforms it is `os_unfair_lock`, which is as cheap and avoids priority inversion.
+/// held. On Apple platforms it is `os_unfair_lock`; elsewhere a `pthread_spinlock_t` taken with
+/// `pthread_spin_trylock` (one atomic exchange), falling back to yielding when contended so a
+/// preempted holder is not spun against. Both are several times cheaper than `pthread_mutex_t`
+/// on the uncontended path every resolution takes.
+///
+/// Both lock and unlock are deliberately calls into the C library rather than inlined atomics.
+/// The resolution path reads an instance or a record under the lock and retains it only because
+/// the lock keeps it alive; Swift's optimizer may move a retain past an inlined atomic store (the
+/// retain would then race with a concurrent release), but never past a call it cannot see into.
+///
+/// `SlotLock` is a pointer to the lock word, so the word can live wherever its owner keeps it:
+/// registry slots keep it in their arena storage (no allocation per registration), scope
+/// instances allocate one with ``init()``.
 @usableFromInline
 struct SlotLock: @unchecked Sendable {
     #if canImport(Darwin)
-    @usableFromInline let pointer: UnsafeMutablePointer<os_unfair_lock>
+    @usableFromInline typealias Word = os_unfair_lock
+    #else
+    @usableFromInline typealias Word = pthread_spinlock_t
+    #endif
 
+    @usableFromInline let word: UnsafeMutablePointer<Word>
+
+    /// A lock over a word its owner keeps (prepared with ``prepare(_:)``) and frees.
+    @inlinable @inline(__always)
+    init(word: UnsafeMutablePointer<Word>) { self.word = word }
+
+    /// A lock with a word of its own; release it with ``deallocate()``.
     init() {
-        pointer = .allocate(capacity: 1)
-        pointer.initialize(to: os_unfair_lock())
+        word = .allocate(capacity: 1)
+        SlotLock.prepare(word)
     }
 
-    func deallocate() { pointer.deallocate() }
+    /// Initializes the (uninitialized or trivially initialized) word at `word` as unlocked.
+    static func prepare(_ word: UnsafeMutablePointer<Word>) {
+        #if canImport(Darwin)
+        word.initialize(to: os_unfair_lock())
+        #else
+        word.initialize(to: 0)
+        _ = pthread_spin_init(word, Int32(PTHREAD_PROCESS_PRIVATE))
+        #endif
+    }
+
+    func deallocate() { word.deallocate() }
+
+    #if canImport(Darwin)
+    @inlinable @inline(__always)
+    func lock() { os_unfair_lock_lock(word) }
 
     @inlinable @inline(__always)
-    func lock() { os_unfair_lock_lock(pointer) }
-
-    @inlinable @inline(__always)
-    func unlock() { os_unfair_lock_unlock(pointer) }
+    func unlock() { os_unfair_lock_unlock(word) }
     #else
-    @usableFromInline let word: UnsafeAtomic<Bool>
-
-    init() { word = .create(false) }
-
-    func deallocate() { word.destroy() }
-
     @inlinable @inline(__always)
     func lock() {
-        if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
-        lockContended()
+        if pthread_spin_trylock(word) != 0 { lockContended() }
     }
 
     @inlinable @inline(__always)
-    func unlock() { word.store(false, ordering: .releasing) }
+    func unlock() { _ = pthread_spin_unlock(word) }
 
     @usableFromInline
     func lockContended() {
-        var spins = 0
-        while true {
-            // Spin on a plain load first so waiters do not bounce the cache line.
-            while word.load(ordering: .relaxed) {
-                spins += 1
-                if spins > 64 { sched_yield() }
-            }
-            if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+        var attempts = 0
+        while pthread_spin_trylock(word) != 0 {
+            attempts += 1
+            // Brief spinning covers a holder running on another core; past that, the holder was
+            // probably preempted, so give it the processor.
+            if attempts > 64 { sched_yield() }
         }
     }
     #endif

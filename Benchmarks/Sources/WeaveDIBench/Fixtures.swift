@@ -1,0 +1,139 @@
+// The services every contestant builds and resolves. They are shared by all contestants so each
+// one does exactly the same work around the container.
+
+/// A service resolved through its protocol, as apps usually do.
+protocol Logging: AnyObject, Sendable {
+    func log(_ message: String)
+}
+
+final class ConsoleLogger: Logging {
+    init() {}
+    func log(_ message: String) {}
+}
+
+final class FileLogger: Logging {
+    init() {}
+    func log(_ message: String) {}
+}
+
+/// Transient leaf, and the two levels of the 3-level chain above it.
+final class Leaf: Sendable {
+    let value: Int
+    init() { value = 1 }
+}
+
+final class Middle: Sendable {
+    let leaf: Leaf
+    init(leaf: Leaf) { self.leaf = leaf }
+}
+
+final class Top: Sendable {
+    let middle: Middle
+    init(middle: Middle) { self.middle = middle }
+}
+
+/// Singletons used by the two-thread test, one per thread so the threads never share a
+/// reference count. Each is padded past a cache line: two small objects allocated one after the
+/// other share a line, and their reference counts (written by every retain and release) would
+/// then bounce between the cores whatever the container does.
+final class ThreadServiceA: Sendable {
+    let padding = CacheLinePadding()
+    init() {}
+}
+
+final class ThreadServiceB: Sendable {
+    let padding = CacheLinePadding()
+    init() {}
+}
+
+struct CacheLinePadding: Sendable {
+    var words: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+/// The one registration the "among 10 000" case resolves.
+final class NeedleService: Sendable { init() {} }
+
+/// What the hand-written contestant reads instead of resolving: a `static let`.
+enum HandWritten {
+    static let logger: any Logging = ConsoleLogger()
+    static let fileLogger: any Logging = FileLogger()
+    static let threadA = ThreadServiceA()
+    static let threadB = ThreadServiceB()
+}
+
+// MARK: Many distinct types
+
+/// A type the registration and bootstrap cases register by the thousand.
+protocol Filler: Sendable {
+    init()
+}
+
+struct FillerRoot: Filler {}
+struct FillerLeft<Inner: Filler>: Filler {}
+struct FillerRight<Inner: Filler>: Filler {}
+
+private func left<T: Filler>(_: T.Type) -> any Filler.Type { FillerLeft<T>.self }
+private func right<T: Filler>(_: T.Type) -> any Filler.Type { FillerRight<T>.self }
+
+/// `count` distinct types (`FillerLeft<FillerRight<…>>`), built once; their metadata is created
+/// here, before anything is timed.
+func makeFillerTypes(_ count: Int) -> [any Filler.Type] {
+    var all: [any Filler.Type] = [FillerRoot.self]
+    var level: [any Filler.Type] = [FillerRoot.self]
+    while all.count < count {
+        var next: [any Filler.Type] = []
+        for type in level {
+            next.append(left(type))
+            next.append(right(type))
+        }
+        all += next
+        level = next
+    }
+    return Array(all.prefix(count))
+}
+
+// MARK: The benchmark's own closure cost
+
+/// The registration and bootstrap cases register 10 000 generic filler types, and a factory
+/// closure written inside a generic function (`{ T() }`) captures `T`'s metadata, so each one
+/// allocates a context that an app's `{ ServiceImpl() }` never allocates. This measures exactly
+/// that: the same closures, made the same way, kept in a pre-sized array. The registration rows
+/// subtract its allocations and bytes so they show what the container itself keeps; the JSON
+/// keeps it so the raw numbers can be rebuilt.
+enum FactoryClosureCost {
+    final class Sink {
+        var closures: [Any] = []
+        init(capacity: Int) { closures.reserveCapacity(capacity) }
+    }
+
+    static func measure(_ settings: Settings, fillers: [any Filler.Type]) -> Measurement {
+        measureBatch(settings, operations: fillers.count) {
+            Sink(capacity: fillers.count)
+        } body: { sink in
+            for type in fillers { sink.closures.append(makeFactory(type)) }
+        }
+    }
+
+    private static func makeFactory<T: Filler>(_ type: T.Type) -> Any {
+        let factory: @Sendable () throws -> T = { T() }
+        return factory
+    }
+}
+
+extension Measurement {
+    /// These numbers less `overhead`'s (the benchmark's own closure allocation).
+    func subtracting(_ overhead: Measurement?) -> Measurement {
+        guard let overhead else { return self }
+        // Time is left as measured (the closure's creation stays in, for every contestant alike):
+        // subtracting it would also remove the array append the overhead run adds, and flatter.
+        var result = self
+        if let allocations = allocationsPerOperation, let closure = overhead.allocationsPerOperation {
+            result.allocationsPerOperation = allocations - closure
+        }
+        if let bytes = retainedBytesPerOperation, let closure = overhead.retainedBytesPerOperation {
+            result.retainedBytesPerOperation = bytes - closure
+        }
+        result.factoryClosureSubtracted = true
+        return result
+    }
+}

@@ -1,0 +1,63 @@
+/// The cases, in table order.
+enum CaseID: String, CaseIterable, Codable, Sendable {
+    case singleton
+    case named
+    case transient
+    case chain
+    case amongOne = "among-1"
+    case among10k = "among-10000"
+    case registration
+    case bootstrap
+    // Placeholder (issue 3): `injectAfterFirst` (`@Inject` access after the first) and
+    // `injectedRead` (`@Injected(\.key)` read) join here once the property wrappers are merged.
+
+    var title: String {
+        switch self {
+        case .singleton: return "Singleton resolution"
+        case .named: return "Named singleton resolution"
+        case .transient: return "Transient resolution"
+        case .chain: return "3-level transient chain"
+        case .amongOne: return "Singleton among 1 registration"
+        case .among10k: return "Singleton among 10 000 registrations"
+        case .registration: return "Registration (per type, 10 000 types)"
+        case .bootstrap: return "Bootstrap of 10 000 modules (ms)"
+        }
+    }
+
+    /// Converts nanoseconds per operation to the unit shown: the bootstrap is measured per module
+    /// and shown in milliseconds per 10 000 modules.
+    var displayScale: Double { self == .bootstrap ? 10_000 / 1_000_000 : 1 }
+}
+
+/// The contestants, in table order.
+enum Contestants {
+    static let handWritten = HandWrittenContestant.name
+    static let weaveDI = "WeaveDI"
+    static let weaveDIOptimized = "WeaveDI optimized"
+    static let swinject = SwinjectContestant.name
+    static let dependencies = DependenciesContestant.name
+    static let all = [handWritten, weaveDI, weaveDIOptimized, swinject, dependencies]
+}
+
+/// Everything one run measured.
+struct Results: Codable, Sendable {
+    /// Case id -> contestant -> numbers. A missing contestant has no equivalent of that case.
+    var cases: [String: [String: Measurement]] = [:]
+    /// Contestant -> two-thread scaling.
+    var scaling: [String: Scaling] = [:]
+    /// What the benchmark's own factory closures cost per registration (see `FactoryClosureCost`);
+    /// subtracted from the registration and bootstrap rows.
+    var factoryClosure: Measurement?
+
+    mutating func record(_ id: CaseID, _ contestant: String, _ measurement: Measurement) {
+        cases[id.rawValue, default: [:]][contestant] = measurement
+    }
+
+    mutating func recordScaling(_ contestant: String, _ scaling: Scaling) {
+        self.scaling[contestant] = scaling
+    }
+
+    func median(_ id: CaseID, _ contestant: String) -> Double? {
+        cases[id.rawValue]?[contestant]?.medianNanoseconds
+    }
+}

@@ -1,0 +1,111 @@
+import Swinject
+
+/// Swinject 2.10.0's side of every case, written the way its README does it.
+enum SwinjectContestant {
+    static let name = "Swinject"
+
+    static func run(_ settings: Settings, fillers: [any Filler.Type], results: inout Results) {
+        let singleton = Container()
+        singleton.register((any Logging).self) { _ in ConsoleLogger() }.inObjectScope(.container)
+        if settings.wants(.singleton) { results.record(.singleton, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(singleton.resolve((any Logging).self)) }
+        }) }
+
+        let named = Container()
+        named.register((any Logging).self) { _ in ConsoleLogger() }.inObjectScope(.container)
+        named.register((any Logging).self, name: "file") { _ in FileLogger() }.inObjectScope(.container)
+        if settings.wants(.named) { results.record(.named, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(named.resolve((any Logging).self, name: "file")) }
+        }) }
+
+        let transient = Container()
+        transient.register(Leaf.self) { _ in Leaf() }.inObjectScope(.transient)
+        transient.register(Middle.self) { r in Middle(leaf: r.resolve(Leaf.self)!) }.inObjectScope(.transient)
+        transient.register(Top.self) { r in Top(middle: r.resolve(Middle.self)!) }.inObjectScope(.transient)
+        if settings.wants(.transient) { results.record(.transient, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(transient.resolve(Leaf.self)) }
+        }) }
+        if settings.wants(.chain) { results.record(.chain, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
+        }) }
+
+        let one = Container()
+        one.register(NeedleService.self) { _ in NeedleService() }.inObjectScope(.container)
+        if settings.wants(.amongOne) { results.record(.amongOne, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(one.resolve(NeedleService.self)) }
+        }) }
+        let many = Container()
+        for type in fillers.dropLast() { registerFiller(type, in: many) }
+        many.register(NeedleService.self) { _ in NeedleService() }.inObjectScope(.container)
+        if settings.wants(.among10k) { results.record(.among10k, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
+        }) }
+
+        if settings.wants(.registration) { results.record(.registration, name, measureBatch(settings, operations: fillers.count) {
+            Container()
+        } body: { container in
+            for type in fillers { registerFiller(type, in: container) }
+        }.subtracting(results.factoryClosure)) }
+
+        // Swinject's modules are assemblies: one per type, applied by an Assembler.
+        if settings.wants(.bootstrap) { results.record(.bootstrap, name, measureBatch(settings, operations: fillers.count) {
+            Container()
+        } body: { container in
+            _ = Assembler(fillers.map(makeAssembly), container: container)
+        }.subtracting(results.factoryClosure)) }
+
+        // Swinject resolves concurrently only through `synchronize()`.
+        let base = Container()
+        base.register(ThreadServiceA.self) { _ in ThreadServiceA() }.inObjectScope(.container)
+        base.register(ThreadServiceB.self) { _ in ThreadServiceB() }.inObjectScope(.container)
+        let threads = UncheckedResolver(base.synchronize())
+        if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
+            if thread == 0 {
+                for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceA.self)) }
+            } else {
+                for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceB.self)) }
+            }
+        } sameType: { _, n in
+            for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceA.self)) }
+        }) }
+    }
+
+    fileprivate static func registerFiller<T: Filler>(_ type: T.Type, in container: Container) {
+        container.register(type) { _ in T() }
+    }
+
+    private static func makeAssembly(_ type: any Filler.Type) -> any Assembly {
+        FillerAssembly(fillerType: type)
+    }
+}
+
+private struct FillerAssembly: Assembly {
+    let fillerType: any Filler.Type
+
+    func assemble(container: Container) {
+        FillerAssembly.add(fillerType, to: container)
+    }
+
+    private static func add<T: Filler>(_ type: T.Type, to container: Container) {
+        container.register(type) { _ in T() }
+    }
+}
+
+/// A synchronized Swinject resolver is safe to share between threads; its type does not say so.
+private struct UncheckedResolver: @unchecked Sendable {
+    let resolver: any Resolver
+    init(_ resolver: any Resolver) { self.resolver = resolver }
+}
+
+extension SwinjectContestant {
+    /// `iterations` registrations into containers of 10 000, for instruction-level profiling.
+    static func profileRegistration(iterations: Int) {
+        let fillers = makeFillerTypes(10_000)
+        var remaining = iterations
+        while remaining > 0 {
+            let fresh = Container()
+            for type in fillers.prefix(remaining) { registerFiller(type, in: fresh) }
+            remaining -= 10_000
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import WeaveDI
+
+/// WeaveDI's side of every case. Run once in default mode and once after
+/// `UnifiedRegistry.shared.enableOptimization()`.
+enum WeaveDIContestant {
+    static func run(_ settings: Settings, fillers: [any Filler.Type], results: inout Results, name: String) {
+        // Singleton through its protocol, in a container holding just that registration.
+        let singleton = Container()
+        singleton.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
+        if settings.wants(.singleton) { results.record(.singleton, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(singleton.resolve((any Logging).self)) }
+        }) }
+
+        // Named vs unnamed: the same container holds both.
+        let named = Container()
+        named.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
+        named.register("file", (any Logging).self, scope: .singleton) { FileLogger() }
+        if settings.wants(.named) { results.record(.named, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(named.resolve("file", (any Logging).self)) }
+        }) }
+
+        // Transient, and a chain of three transients each resolving the next.
+        let transient = Container()
+        transient.register(Leaf.self) { Leaf() }
+        transient.register(Middle.self) { Middle(leaf: try transient.resolveOrThrow(Leaf.self)) }
+        transient.register(Top.self) { Top(middle: try transient.resolveOrThrow(Middle.self)) }
+        if settings.wants(.transient) { results.record(.transient, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(transient.resolve(Leaf.self)) }
+        }) }
+        if settings.wants(.chain) { results.record(.chain, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
+        }) }
+
+        // The same singleton among one registration and among 10 000.
+        let one = Container()
+        one.register(NeedleService.self, scope: .singleton) { NeedleService() }
+        if settings.wants(.amongOne) { results.record(.amongOne, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(one.resolve(NeedleService.self)) }
+        }) }
+        let many = Container()
+        for type in fillers.dropLast() { registerFiller(type, in: many) }
+        many.register(NeedleService.self, scope: .singleton) { NeedleService() }
+        if settings.wants(.among10k) { results.record(.among10k, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
+        }) }
+
+        // Registration: 10 000 distinct types into a fresh container per round.
+        if settings.wants(.registration) { results.record(.registration, name, measureBatch(settings, operations: fillers.count) {
+            Container()
+        } body: { container in
+            for type in fillers { registerFiller(type, in: container) }
+        }.subtracting(results.factoryClosure)) }
+
+        // Bootstrap: make 10 000 modules and register them into a fresh container.
+        if settings.wants(.bootstrap) { results.record(.bootstrap, name, measureBatch(settings, operations: fillers.count) {
+            Container()
+        } body: { container in
+            for type in fillers { container.register(makeModule(type)) }
+        }.subtracting(results.factoryClosure)) }
+
+        // Two threads: each resolves its own singleton, then both resolve the same one.
+        let threads = Container()
+        threads.register(ThreadServiceA.self, scope: .singleton) { ThreadServiceA() }
+        threads.register(ThreadServiceB.self, scope: .singleton) { ThreadServiceB() }
+        if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
+            if thread == 0 {
+                for _ in 0..<n { blackHole(threads.resolve(ThreadServiceA.self)) }
+            } else {
+                for _ in 0..<n { blackHole(threads.resolve(ThreadServiceB.self)) }
+            }
+        } sameType: { _, n in
+            for _ in 0..<n { blackHole(threads.resolve(ThreadServiceA.self)) }
+        }) }
+
+        // Placeholder (issue 3, property wrappers): add `@Inject` access after the first and
+        // `@Injected(\.key)` read here once `Inject` / `Injected` / `InjectedValues` are merged,
+        // recording them as `.injectAfterFirst` and `.injectedRead`. Until then those rows are
+        // simply absent from the table: no number is made up.
+    }
+
+    fileprivate static func registerFiller<T: Filler>(_ type: T.Type, in container: Container) {
+        container.register(type) { T() }
+    }
+
+    private static func makeModule<T: Filler>(_ type: T.Type) -> Module {
+        Module(type) { T() }
+    }
+}
+
+extension WeaveDIContestant {
+    static let profiledCases = ["singleton", "named", "transient", "chain", "among-10000", "registration"]
+
+    /// Runs one case `iterations` times in a plain loop, for instruction-level profiling.
+    static func profile(_ name: String, iterations: Int) -> Bool {
+        let container = Container()
+        container.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
+        container.register("file", (any Logging).self, scope: .singleton) { FileLogger() }
+        container.register(Leaf.self) { Leaf() }
+        container.register(Middle.self) { Middle(leaf: try container.resolveOrThrow(Leaf.self)) }
+        container.register(Top.self) { Top(middle: try container.resolveOrThrow(Middle.self)) }
+        container.register(NeedleService.self, scope: .singleton) { NeedleService() }
+        if name == "registration" {
+            // `iterations` registrations, in containers of 10 000.
+            let fillers = makeFillerTypes(10_000)
+            var remaining = iterations
+            while remaining > 0 {
+                let fresh = Container()
+                for type in fillers.prefix(remaining) { registerFiller(type, in: fresh) }
+                remaining -= 10_000
+            }
+            return true
+        }
+        if name == "among-10000" {
+            for type in makeFillerTypes(9_999) { registerFiller(type, in: container) }
+        }
+        switch name {
+        case "singleton": for _ in 0..<iterations { blackHole(container.resolve((any Logging).self)) }
+        case "named": for _ in 0..<iterations { blackHole(container.resolve("file", (any Logging).self)) }
+        case "transient": for _ in 0..<iterations { blackHole(container.resolve(Leaf.self)) }
+        case "chain": for _ in 0..<iterations { blackHole(container.resolve(Top.self)) }
+        case "among-10000": for _ in 0..<iterations { blackHole(container.resolve(NeedleService.self)) }
+        default: return false
+        }
+        return true
+    }
+}
