@@ -46,6 +46,15 @@ let package = Package(
             dependencies: ["WeaveDI"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // The messages the Reliability article documents are the ones WeaveDI prints.
+        .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Documentation: `WEAVEDI_DOCS=1 swift package generate-documentation --target WeaveDI`. The DocC
+// plugin is added only when asked for, so building WeaveDI (or depending on it) never fetches it.
+// The articles' code lives in `Snippets/`, which `swift build` compiles with the package.
+if Context.environment["WEAVEDI_DOCS"] != nil {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

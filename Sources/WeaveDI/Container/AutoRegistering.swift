@@ -11,7 +11,7 @@
 /// WeaveDI calls it exactly once per root container, before that container's first resolution
 /// of any kind, even when the first resolution comes from a property initializer that runs
 /// before any setup code, and even when many threads resolve at once. While it runs,
-/// `Container.shared` is the container being prepared. After ``Container/reset()`` it runs again
+/// `Container.shared` is the container being prepared. After ``Container/reset()-swift.method`` it runs again
 /// before the next resolution.
 public protocol AutoRegistering {
     /// Registers the app's services. Called by WeaveDI; do not call it yourself.

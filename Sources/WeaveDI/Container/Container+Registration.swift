@@ -3,9 +3,12 @@ extension Container {
     /// registration (see ``duplicatePolicy``). Nothing is built until `type` is resolved.
     ///
     /// - Parameters:
+    ///   - type: the type resolutions ask for (often a protocol).
     ///   - scope: how long built instances live; ``Scope/transient`` (a new one per resolution) by default.
     ///   - factory: builds the instance. It may resolve other types and register; if it throws,
     ///     the resolution fails with ``DIError/factoryFailed(_:name:underlying:)``.
+    ///   - file: where the registration is made, for messages (filled in by the compiler).
+    ///   - line: the line of the registration, for messages (filled in by the compiler).
     @discardableResult
     public func register<T>(
         _ type: T.Type,

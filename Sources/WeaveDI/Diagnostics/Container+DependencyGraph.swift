@@ -1,7 +1,7 @@
 extension Container {
     /// The dependency graph as observed so far: every registration here and in the parents (a
     /// registration here hides a parent's of the same type and name), the edges factories were
-    /// seen resolving (and asking for while missing) since the last ``reset()``, and the
+    /// seen resolving (and asking for while missing) since the last ``reset()-swift.method``, and the
     /// dependencies modules declared. Edges are not recorded while
     /// `UnifiedRegistry.shared.enableOptimization()` is in effect.
     ///

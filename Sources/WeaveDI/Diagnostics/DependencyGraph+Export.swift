@@ -24,7 +24,7 @@ extension DependencyGraph {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The graph as a Mermaid flowchart (paste it into a ```` ```mermaid ```` block): nodes show
+    /// The graph as a Mermaid flowchart (paste it into a Mermaid code block): nodes show
     /// type (and name) and scope, missing types use the `missing` class, declared-only edges are
     /// dotted and labelled "declared".
     public func mermaid() -> String {

@@ -4,7 +4,7 @@
 /// - ``singleton``: built once per container, on first resolution, however many threads race for it.
 /// - ``weak``: shared while someone holds a strong reference, built anew once it is gone.
 /// - A custom scope such as ``request`` or ``session``: one instance per *scope instance*. A scope
-///   instance is bound to a task with ``Container/withScope(_:operation:)-(_,()->R)`` (one per web request, say)
+///   instance is bound to a task with ``Container/withScope(_:operation:)-(Scope,_)`` (one per web request, say)
 ///   or is the container's current instance of that scope, which ``Container/endScope(_:)`` ends.
 public struct Scope: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline

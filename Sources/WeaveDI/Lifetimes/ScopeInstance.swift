@@ -3,7 +3,7 @@
 ///
 /// Get one from ``Container/beginScope(_:)``, make it current with
 /// ``Container/withScope(_:operation:)-(ScopeInstance,_)``, and ``end()`` it to release what it holds.
-/// ``Container/withScope(_:operation:)-(_,()->R)`` does all three around one operation, which is
+/// ``Container/withScope(_:operation:)-(Scope,_)`` does all three around one operation, which is
 /// what a server does per request.
 public final class ScopeInstance: @unchecked Sendable {
     /// The scope this is an instance of.

@@ -76,7 +76,7 @@ public actor FeatureModuleLoader {
         for next in try plan(registrationOrder) { try await loadOne(next) }
     }
 
-    /// Registers `modules` (see ``register(_:)-([any FeatureModule.Type])``) and loads them and
+    /// Registers `modules` (see `register(_:)`) and loads them and
     /// their dependencies, in dependency order.
     public func loadAll(_ modules: [any FeatureModule.Type]) async throws {
         for module in modules { try add(module) }

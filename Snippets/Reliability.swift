@@ -1,0 +1,95 @@
+// What WeaveDI says when it is misused: every failure names the type and what to do.
+import WeaveDI
+
+// snippet.hide
+protocol PaymentService: Sendable {}
+protocol PaymentsService: Sendable {}
+struct StripePaymentService: PaymentService, PaymentsService {}
+final class UserService: Sendable {
+    let orders: OrderService
+    init(orders: OrderService) { self.orders = orders }
+}
+final class OrderService: Sendable {
+    let users: UserService
+    init(users: UserService) { self.users = users }
+}
+final class RequestContext: Sendable {}
+protocol Logger: Sendable {}
+struct PrintLogger: Logger {}
+// snippet.show
+
+// snippet.unregistered
+let container = WeaveDI.Container()
+container.register(PaymentsService.self) { StripePaymentService() }
+do {
+    _ = try container.resolveOrThrow(PaymentService.self)
+} catch {
+    print(error)
+}
+// snippet.end
+
+// snippet.cycle
+container.register(UserService.self) { UserService(orders: try container.resolveOrThrow(OrderService.self)) }
+container.register(OrderService.self) { OrderService(users: try container.resolveOrThrow(UserService.self)) }
+do {
+    _ = try container.resolveOrThrow(UserService.self)
+} catch {
+    print(error)
+}
+// snippet.end
+
+// snippet.required
+final class CheckoutViewModel {
+    @RequiredInject var payments: any PaymentService   // traps on first read if unregistered
+}
+
+func checkout() -> any PaymentService {
+    UnifiedDI.requireResolve(PaymentService.self)    // traps if unregistered
+}
+// snippet.end
+
+// snippet.duplicate
+let strict = WeaveDI.Container()
+strict.duplicatePolicy = .reject
+strict.register(Logger.self) { PrintLogger() }
+strict.register(Logger.self) { PrintLogger() }   // refused: reported to onResolutionError and logged
+// snippet.end
+
+// snippet.scopeEnded
+container.register(RequestContext.self, scope: .request) { RequestContext() }
+let request = container.beginScope(.request)
+request.end()
+do {
+    _ = try container.withScope(request) { try container.resolveOrThrow(RequestContext.self) }
+} catch {
+    print(error)
+}
+// snippet.end
+
+// snippet.moduleTwice
+struct LoggingModuleFactory: ModuleFactory, Sendable {
+    var registerModule = RegisterModule()
+    var definitions: [@Sendable () -> Module] = []
+
+    init() {
+        let registerModule = self.registerModule
+        definitions.append { registerModule.makeModule(Logger.self) { PrintLogger() } }
+    }
+}
+
+func registerTwice() async {
+    var manager = ModuleFactoryManager()
+    manager.add(LoggingModuleFactory(), layer: .infrastructure, name: "Logging")
+    manager.add(LoggingModuleFactory(), layer: .infrastructure, name: "MoreLogging")
+    do {
+        try await manager.registerAll(to: WeaveDI.Container())
+    } catch {
+        print(error)
+    }
+}
+// snippet.end
+
+// snippet.hide
+await registerTwice()
+_ = CheckoutViewModel.self
+_ = checkout

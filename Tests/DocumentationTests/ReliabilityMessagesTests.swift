@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import WeaveDI
+
+// The same shapes as `Snippets/Reliability.swift`, so the messages match the article's.
+protocol PaymentService: Sendable {}
+protocol PaymentsService: Sendable {}
+struct StripePaymentService: PaymentService, PaymentsService {}
+final class UserService: Sendable {
+    let orders: OrderService
+    init(orders: OrderService) { self.orders = orders }
+}
+final class OrderService: Sendable {
+    let users: UserService
+    init(users: UserService) { self.users = users }
+}
+final class RequestContext: Sendable {}
+protocol Logger: Sendable {}
+struct PrintLogger: Logger {}
+final class CheckoutViewModel {
+    @RequiredInject var payments: any PaymentService
+}
+struct LoggingModuleFactory: ModuleFactory, Sendable {
+    var registerModule = RegisterModule()
+    var definitions: [@Sendable () -> Module] = []
+
+    init() {
+        let registerModule = self.registerModule
+        definitions.append { registerModule.makeModule(Logger.self) { PrintLogger() } }
+    }
+}
+
+/// Every message `Reliability.md` documents is what WeaveDI prints for that misuse, once module
+/// names and `file:line` sites (which differ between the snippet and this test) are set aside.
+@Suite struct ReliabilityMessagesTests {
+    @Test func unregisteredType() throws {
+        let container = WeaveDI.Container()
+        container.register(PaymentsService.self) { StripePaymentService() }
+        let error = try #require(throwing { try container.resolveOrThrow(PaymentService.self) })
+        #expect(Article.matches("Unregistered type", "\(error)"))
+    }
+
+    @Test func cycle() throws {
+        let container = WeaveDI.Container()
+        container.register(UserService.self) { UserService(orders: try container.resolveOrThrow(OrderService.self)) }
+        container.register(OrderService.self) { OrderService(users: try container.resolveOrThrow(UserService.self)) }
+        let error = try #require(throwing { try container.resolveOrThrow(UserService.self) })
+        #expect(Article.matches("Cycle", "\(error)"))
+    }
+
+    @Test func requireResolveOfAMissingType() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = UnifiedDI.requireResolve(PaymentService.self)
+        }
+        #expect(Article.matches("requireResolve of a missing type", Article.trapMessage(result?.standardErrorContent)))
+    }
+
+    @Test func requiredInjectOfAMissingType() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = CheckoutViewModel().payments
+        }
+        #expect(Article.matches("RequiredInject of a missing type", Article.trapMessage(result?.standardErrorContent)))
+    }
+
+    @Test func duplicateRegistrationRejected() throws {
+        let heard = Heard()
+        let token = UnifiedDI.onResolutionError { _, error in
+            if case .duplicateRegistration(let type, _, _, _) = error, type == Logger.self { heard.set("\(error)") }
+        }
+        defer { token.cancel() }
+        let strict = WeaveDI.Container()
+        strict.duplicatePolicy = .reject
+        strict.register(Logger.self) { PrintLogger() }
+        strict.register(Logger.self) { PrintLogger() }
+        #expect(Article.matches("Duplicate registration", try #require(heard.value)))
+    }
+
+    @Test func scopeUsedAfterItEnded() throws {
+        let container = WeaveDI.Container()
+        container.register(RequestContext.self, scope: .request) { RequestContext() }
+        let request = container.beginScope(.request)
+        request.end()
+        let error = try #require(throwing {
+            try container.withScope(request) { try container.resolveOrThrow(RequestContext.self) }
+        })
+        #expect(Article.matches("Scope used after it ended", "\(error)"))
+    }
+
+    @Test func moduleRegisteredTwice() async throws {
+        var manager = ModuleFactoryManager()
+        manager.add(LoggingModuleFactory(), layer: .infrastructure, name: "Logging")
+        manager.add(LoggingModuleFactory(), layer: .infrastructure, name: "MoreLogging")
+        var thrown: (any Error)?
+        do { try await manager.registerAll(to: WeaveDI.Container()) } catch { thrown = error }
+        let error = try #require(thrown)
+        #expect(Article.matches("Module registered twice", "\(error)"))
+    }
+}
+
+/// The error `body` throws, or `nil`.
+private func throwing<T>(_ body: () throws -> T) -> (any Error)? {
+    do { _ = try body(); return nil } catch { return error }
+}
+
+/// A value set from a hook.
+private final class Heard: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: String?
+    func set(_ value: String) { lock.withLock { stored = value } }
+    var value: String? { lock.withLock { stored } }
+}
+
+/// Reads `Reliability.md`.
+enum Article {
+    static let text: String = {
+        let url = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/WeaveDI/WeaveDI.docc/Reliability.md")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+
+    /// The first ```text block after the `### title` heading.
+    static func message(_ title: String) -> String? {
+        guard let heading = text.range(of: "\n### \(title)\n") else { return nil }
+        let rest = text[heading.upperBound...]
+        guard let open = rest.range(of: "```text\n"),
+              let close = rest[open.upperBound...].range(of: "\n```") else { return nil }
+        return String(rest[open.upperBound..<close.lowerBound])
+    }
+
+    /// Module prefixes and `Module/File.swift:line` sites differ between the snippet and a test.
+    static func normalized(_ message: String) -> String {
+        message
+            .replacingOccurrences(of: #"[A-Za-z_]+/[A-Za-z_+]+\.swift:\d+"#, with: "<site>", options: .regularExpression)
+            .replacingOccurrences(of: #"\b(Reliability|DocumentationTests)\."#, with: "", options: .regularExpression)
+    }
+
+    static func matches(_ title: String, _ actual: String) -> Bool {
+        guard let documented = message(title) else {
+            Issue.record("Reliability.md has no message under '### \(title)'")
+            return false
+        }
+        let same = normalized(documented) == normalized(actual)
+        if !same { Issue.record("Reliability.md, '\(title)':\n  documented: \(documented)\n  printed:    \(actual)") }
+        return same
+    }
+
+    /// The message of a `Fatal error: …` line on standard error.
+    static func trapMessage(_ standardError: [UInt8]?) -> String {
+        let text = String(decoding: standardError ?? [], as: UTF8.self)
+        guard let start = text.range(of: "Fatal error: ") else { return text }
+        return String(text[start.upperBound...].prefix { $0 != "\n" })
+    }
+}
