@@ -99,3 +99,25 @@ struct CycleTests {
 }
 
 import Foundation
+
+@Suite("Cycle reporting")
+struct CycleReportingTests {
+    @Test func aCycleThroughThrowingResolutionsIsHeardOnce() {
+        let container = Container()
+        final class HeardA: Sendable { init(_: HeardB) {} }
+        final class HeardB: Sendable { init(_: HeardC) {} }
+        final class HeardC: Sendable { init(_: HeardA) {} }
+        container.register(HeardA.self) { HeardA(try container.resolveOrThrow(HeardB.self)) }
+        container.register(HeardB.self) { HeardB(try container.resolveOrThrow(HeardC.self)) }
+        container.register(HeardC.self) { HeardC(try container.resolveOrThrow(HeardA.self)) }
+        let heard = Counter()
+        let token = UnifiedDI.onResolutionError { _, error in
+            if case let .circularDependency(path) = error, path.contains(where: { $0.hasSuffix("HeardA") }) {
+                heard.increment()
+            }
+        }
+        defer { token.cancel() }
+        #expect(throws: DIError.self) { try container.resolveOrThrow(HeardA.self) }
+        #expect(heard.value == 1)
+    }
+}
