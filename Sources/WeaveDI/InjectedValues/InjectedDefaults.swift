@@ -18,11 +18,50 @@ final class InjectedDefaults: @unchecked Sendable {
     }
 
     /// The defaults computed so far; replaced (never changed) when one is added.
+    ///
+    /// An open-addressing table keyed by the key type's metadata address with multiplicative
+    /// hashing: every `@Injected(\.key)` read looks a default up here, and a `Dictionary` would
+    /// run SipHash on each read.
     @usableFromInline
     final class Snapshot: @unchecked Sendable {
-        @usableFromInline let values: [ObjectIdentifier: AnyObject]
+        @usableFromInline let keys: [UInt]
+        @usableFromInline let boxes: [AnyObject?]
+        @usableFromInline let mask: Int
+        @usableFromInline let shift: UInt
+        /// The entries, for building the next snapshot.
+        let values: [ObjectIdentifier: AnyObject]
 
-        init(_ values: [ObjectIdentifier: AnyObject]) { self.values = values }
+        init(_ values: [ObjectIdentifier: AnyObject]) {
+            self.values = values
+            var capacity = 8
+            while capacity < values.count * 2 { capacity *= 2 }
+            var keys = [UInt](repeating: 0, count: capacity)
+            var boxes = [AnyObject?](repeating: nil, count: capacity)
+            let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
+            for (id, box) in values {
+                let key = UInt(bitPattern: id)
+                var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+                while keys[index] != 0 { index = (index + 1) & (capacity - 1) }
+                keys[index] = key
+                boxes[index] = box
+            }
+            self.keys = keys
+            self.boxes = boxes
+            self.mask = capacity - 1
+            self.shift = shift
+        }
+
+        @inlinable
+        func box(for id: ObjectIdentifier) -> AnyObject? {
+            let key = UInt(bitPattern: id)
+            var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while true {
+                let candidate = keys[index]
+                if candidate == key { return boxes[index] }
+                if candidate == 0 { return nil }
+                index = (index + 1) & mask
+            }
+        }
     }
 
     @usableFromInline let context: InjectionContext
@@ -45,7 +84,7 @@ final class InjectedDefaults: @unchecked Sendable {
     @inlinable
     func value<K: InjectedKey>(for key: K.Type) -> K.Value {
         let id = ObjectIdentifier(key)
-        let box = published.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.values[id] }
+        let box = published.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.box(for: id) }
             ?? slowBox(id) { ValueBox(InjectedDefaults.compute(key, in: self.context)) }
         // Boxes are stored under their key's identity only, so the box's type is known.
         return unsafeDowncast(box, to: ValueBox<K.Value>.self).value

@@ -1,3 +1,5 @@
+import Atomics
+
 /// The values ``Injected`` reads by key path: each ``InjectedKey``'s default, or the override
 /// the current task set with ``withInjectedValues(_:operation:)``.
 ///
@@ -41,12 +43,25 @@ public struct InjectedValues: Sendable {
     /// The values in effect for the current task: the innermost ``withInjectedValues(_:operation:)``
     /// override of this task (inherited by the tasks it creates), or the defaults.
     @inlinable
-    public static var current: InjectedValues { bound }
+    public static var current: InjectedValues {
+        // Until the first override, every task sees the defaults: skip the task-local read.
+        overridesUsed.load(ordering: .relaxed) ? bound : InjectedValues()
+    }
+
+    /// Set, and never cleared, by the first `withInjectedValues`. Never cleared because a task
+    /// created inside an override may outlive it and must keep seeing it. (`UnsafeAtomic`, never
+    /// destroyed: a `ManagedAtomic` load from inlined client code costs a retain and a release.)
+    @usableFromInline static let overridesUsed = UnsafeAtomic<Bool>.create(false)
 
     /// The context whose values the defaults are: test, preview or live.
     public static var context: InjectionContext { InjectionContext.current }
 
     @TaskLocal @usableFromInline static var bound = InjectedValues()
+
+    /// Called before binding an override, so ``current`` starts reading the task-local.
+    static func noteOverride() {
+        if !overridesUsed.load(ordering: .relaxed) { overridesUsed.store(true, ordering: .relaxed) }
+    }
 
     /// Overridden entries by key. Values set in an override are shared with the tasks that
     /// inherit it, as a registered instance is: the caller decides they may be shared, which is

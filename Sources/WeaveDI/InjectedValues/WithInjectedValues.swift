@@ -19,6 +19,7 @@ public func withInjectedValues<R>(
 ) rethrows -> R {
     var values = InjectedValues.current
     try update(&values)
+    InjectedValues.noteOverride()
     return try InjectedValues.$bound.withValue(values, operation: operation)
 }
 
@@ -43,5 +44,6 @@ public func withInjectedValues<R>(
 ) async rethrows -> R {
     var values = InjectedValues.current
     try update(&values)
+    InjectedValues.noteOverride()
     return try await InjectedValues.$bound.withValue(values, operation: operation, isolation: isolation)
 }
