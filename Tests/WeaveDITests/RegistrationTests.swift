@@ -53,14 +53,18 @@ struct RegistrationTests {
         #expect(container.resolve(String.self) == "second")
     }
 
-    @Test func replacingAfterEnableOptimizationLeavesNoStaleCache() {
-        UnifiedRegistry.shared.enableOptimization()
-        defer { UnifiedRegistry.shared.disableOptimization() }
-        let container = Container()
-        container.register(String.self, scope: .singleton) { "first" }
-        #expect(container.resolve(String.self) == "first")
-        container.register(String.self) { "second" }
-        #expect(container.resolve(String.self) == "second")
+    @Test func replacingAfterEnableOptimizationLeavesNoStaleCache() async {
+        // The switch is process-wide: it is flipped in a child process, so tests running in
+        // parallel (graph recording among them) never see it.
+        await #expect(processExitsWith: .success) {
+            UnifiedRegistry.shared.enableOptimization()
+            precondition(UnifiedRegistry.shared.isOptimizationEnabled)
+            let container = Container()
+            container.register(String.self, scope: .singleton) { "first" }
+            precondition(container.resolve(String.self) == "first")
+            container.register(String.self) { "second" }
+            precondition(container.resolve(String.self) == "second", "stale singleton after re-registration")
+        }
     }
 
     @Test func instanceRegistrationReturnsThatInstance() {
