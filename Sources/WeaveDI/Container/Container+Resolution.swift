@@ -178,32 +178,28 @@ extension Container {
     /// Runs a factory with cycle detection; the caller holds no lock.
     @inlinable
     func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
-        // The stack is owned by the thread-local slot, so it is used unretained.
-        let stack = ResolutionStack.unretainedCurrent(stackKey)
-        if stack._withUnsafeGuaranteedRef({ $0.depth != 0 }) {
-            // Only a resolution made inside a factory can close a cycle or add a graph edge.
-            try enterNested(key: key, type: type, stack: stack.takeUnretainedValue())
-        }
-        let frame = ResolutionFrame(key: key, type: type, container: identity)
-        stack._withUnsafeGuaranteedRef { $0.push(frame) }
-        defer { stack._withUnsafeGuaranteedRef { $0.pop() } }
+        let stack = ThreadStack.current(stackKey)
+        // Only a resolution made inside a factory can close a cycle or add a graph edge.
+        if stack.depth != 0 { try enterNested(key: key, type: type, stack: stack) }
+        stack.push(key, type: type, container: identity)
+        defer { stack.pop() }
         if flags.timing.load(ordering: .relaxed) {
-            return try runTimed(factory, key: key, type: type, stack: stack.takeUnretainedValue())
+            return try runTimed(factory, key: key, type: type, stack: stack.object)
         }
         do { return try factory() } catch {
-            throw Container.wrap(error, type: type, name: key.name, stack: stack.takeUnretainedValue())
+            throw Container.wrap(error, type: type, name: key.name, stack: stack.object)
         }
     }
 
     /// Cycle check and graph edge for a resolution made while a factory runs on this thread.
-    @inlinable
-    func enterNested(key: RegistryKey, type: Any.Type, stack: ResolutionStack) throws(DIError) {
-        if let index = stack.indexOf(key, in: identity) {
-            // The edge closing the cycle is a real dependency: the graph shows the cycle.
-            if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
-            throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: type, name: key.name))
-        }
+    @usableFromInline
+    func enterNested(key: RegistryKey, type: Any.Type, stack: ThreadStack) throws(DIError) {
+        let cycleStart = stack.indexOf(key, in: identity)
+        // An edge closing a cycle is a real dependency too: the graph shows the cycle.
         if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
+        if let cycleStart {
+            throw DIError.circularDependency(path: stack.object.cyclePath(from: cycleStart, closingWith: type, name: key.name))
+        }
     }
 
     @usableFromInline
@@ -239,9 +235,10 @@ extension Container {
     func resolveShared<T, Cell: InstanceStorage<T>>(
         _ record: TypedRecord<T>, cell: Cell, lock: SlotLock, key: RegistryKey
     ) throws(DIError) -> T {
-        let stack = ResolutionStack.current
-        if let index = stack.indexOf(key, in: identity) {
-            if recordsGraph { noteEdge(to: key, type: T.self, stack: stack) }
+        let threadStack = ThreadStack.current(stackKey)
+        let stack = threadStack.object
+        if let index = threadStack.indexOf(key, in: identity) {
+            if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
             throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: T.self, name: key.name))
         }
         let me = stack.threadID
@@ -249,7 +246,7 @@ extension Container {
             lock.lock()
             if let value = cell.cached {
                 lock.unlock()
-                if recordsGraph { noteEdge(to: key, type: T.self, stack: stack) }
+                if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
                 return value
             }
             if cell.builder == nil {
@@ -343,18 +340,16 @@ extension Container {
     /// the top level has no dependent, so this costs one thread-local read and a compare).
     @inlinable @inline(__always)
     func noteEdgeIfNested(to key: RegistryKey, type: Any.Type) {
-        if ResolutionStack.isResolving(stackKey) { noteEdge(to: key, type: type) }
+        if ThreadStack.isResolving(stackKey) { noteEdge(to: key, type: type, stack: ThreadStack.current(stackKey)) }
     }
 
     /// Records "the factory running on this thread resolved `key`" in the dependency graph.
     @usableFromInline
-    func noteEdge(to key: RegistryKey, type: Any.Type, stack: ResolutionStack? = nil) {
-        let stack = stack ?? ResolutionStack.current
+    func noteEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
         guard stack.depth != 0 else { return }
-        // The parent frame is read in place: copying it would retain and release its name.
-        let parent = UnsafePointer(stack.base + (stack.depth - 1))
-        if stack.rememberEdge(from: parent, to: key, container: identity, epoch: graph.epoch) {
-            graph.record(from: parent.pointee, to: key, type: type)
+        if stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) {
+            let object = stack.object
+            graph.record(from: object.frame(at: object.depth - 1), to: key, type: type)
         }
     }
 
@@ -406,22 +401,14 @@ extension Container {
 }
 
 extension ResolutionStack {
-    /// Remembers the last few edges this thread recorded, so a hot loop does not take the
-    /// graph's lock on every nested resolution. Returns whether the edge is new to this thread.
-    @usableFromInline
-    func rememberEdge(from parent: UnsafePointer<ResolutionFrame>, to: RegistryKey, container: ObjectIdentifier,
-                      epoch: Int) -> Bool {
-        let from = parent.pointee.key.id
-        // Integers first; names are compared only for an edge that otherwise matches.
-        for index in recentEdges.indices {
-            let edge = recentEdges[index]
-            if edge.from.id == from && edge.to.id == to.id && edge.container == container && edge.epoch == epoch
-                && edge.from.name == parent.pointee.key.name && edge.to.name == to.name {
-                return false
-            }
+    /// ``ThreadStack/rememberEdge(to:container:epoch:)`` for an edge with a name at either end.
+    func rememberNamedEdge(from: RegistryKey, to: RegistryKey, container: ObjectIdentifier, epoch: Int) -> Bool {
+        for edge in recentNamedEdges
+        where edge.from == from && edge.to == to && edge.container == container && edge.epoch == epoch {
+            return false
         }
-        if recentEdges.count == 8 { recentEdges.removeFirst() }
-        recentEdges.append(RecentEdge(from: parent.pointee.key, to: to, container: container, epoch: epoch))
+        if recentNamedEdges.count == 8 { recentNamedEdges.removeFirst() }
+        recentNamedEdges.append(NamedEdge(from: from, to: to, container: container, epoch: epoch))
         return true
     }
 }

@@ -29,32 +29,45 @@ struct ResolutionFrame {
     }
 }
 
-/// The chain of factories running on one thread, used to detect cycles.
+/// One entry of a ``ResolutionStack``: a ``ResolutionFrame`` without its name.
+///
+/// Trivial (no reference-counted fields), so pushing and popping one is a few plain stores: the
+/// rare named resolution keeps its name in the stack's side list instead.
+@usableFromInline
+struct StackEntry {
+    @usableFromInline let id: UInt
+    @usableFromInline let type: Any.Type
+    @usableFromInline let container: ObjectIdentifier
+    /// Position of the name in ``ResolutionStack/names``, or -1 for an unnamed resolution.
+    @usableFromInline let nameIndex: Int
+
+    @inlinable @inline(__always)
+    init(id: UInt, type: Any.Type, container: ObjectIdentifier, nameIndex: Int) {
+        self.id = id
+        self.type = type
+        self.container = container
+        self.nameIndex = nameIndex
+    }
+}
+
+/// The chain of factories running on one thread, used to detect cycles, and what the slow paths
+/// of the thread's resolutions remember (named entries, reported failures, tracking).
 ///
 /// Factories are synchronous, so every nested resolution a factory performs happens on the thread
 /// that runs it; a thread-local stack therefore sees the whole chain. It lives in `pthread`
 /// thread-local storage because a lookup there costs a few nanoseconds, far less than a task-local.
-///
-/// The frames are a manually managed buffer rather than an `Array`: every factory run pushes and
-/// pops one, and the buffer skips the uniqueness and exclusivity checks an array property pays.
-/// Only the owning thread touches a stack, so unchecked exclusivity is safe.
+/// The thread-local value is the stack's ``ThreadStack`` header, which the hot path uses as a
+/// plain pointer; this object is reached from it only on slow paths. Only the owning thread
+/// touches a stack, so unchecked exclusivity is safe.
 @usableFromInline
 final class ResolutionStack {
-    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<ResolutionFrame>
-    /// Number of frames: factories running on this thread right now.
-    @exclusivity(unchecked) @usableFromInline var depth = 0
-    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    /// Entries, depth and the edge cache; owned by this object.
+    @usableFromInline let header: UnsafeMutablePointer<ThreadStack.Header>
+    /// Names of the named entries, innermost last.
+    @exclusivity(unchecked) var names: [String] = []
 
-    @usableFromInline
-    struct RecentEdge {
-        let from: RegistryKey
-        let to: RegistryKey
-        let container: ObjectIdentifier
-        let epoch: Int
-    }
-
-    /// Edges this thread recorded lately (see `Container.noteEdge`).
-    @exclusivity(unchecked) @usableFromInline var recentEdges: [RecentEdge] = []
+    /// Named edges this thread recorded lately (few: named nested resolutions are rare).
+    @exclusivity(unchecked) var recentNamedEdges: [NamedEdge] = []
 
     /// The last failure a public entry point reported on this thread while a factory ran, so the
     /// same failure rethrown by enclosing factories is not reported again (see `Container.report`).
@@ -65,99 +78,60 @@ final class ResolutionStack {
     var tracked: TrackedResolution?
 
     init() {
-        capacity = 16
-        base = .allocate(capacity: 16)
+        header = .allocate(capacity: 1)
+        header.initialize(to: ThreadStack.Header(owner: nil))
+        header.pointee.owner = Unmanaged.passUnretained(self)
     }
 
     deinit {
-        base.deinitialize(count: depth)
-        base.deallocate()
+        header.pointee.deallocateBuffers()
+        header.deallocate()
     }
 
     /// A stable identifier of the current thread while it resolves.
-    @inlinable var threadID: ObjectIdentifier { ObjectIdentifier(self) }
+    var threadID: ObjectIdentifier { ObjectIdentifier(self) }
 
-    @inlinable @inline(__always)
-    static var current: ResolutionStack {
-        if let raw = pthread_getspecific(resolutionStackKey) {
-            return Unmanaged<ResolutionStack>.fromOpaque(raw).takeUnretainedValue()
-        }
-        return makeCurrent()
-    }
-
-    /// The current thread's stack, unretained (the thread-local slot owns it until the thread
-    /// exits), found through `key` (``resolutionStackKey``, which containers keep a copy of so the
-    /// hot path skips the lazy global's accessor).
-    @inlinable @inline(__always)
-    static func unretainedCurrent(_ key: pthread_key_t) -> Unmanaged<ResolutionStack> {
-        if let raw = pthread_getspecific(key) { return Unmanaged.fromOpaque(raw) }
-        return Unmanaged.passUnretained(makeCurrent())
-    }
-
-    /// Whether a factory is running on the current thread (without creating a stack).
-    @inlinable @inline(__always)
-    static func isResolving(_ key: pthread_key_t) -> Bool {
-        guard let raw = pthread_getspecific(key) else { return false }
-        return Unmanaged<ResolutionStack>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.depth != 0 }
-    }
+    /// The current thread's stack (made on first use).
+    static var current: ResolutionStack { ThreadStack.current(resolutionStackKey).object }
 
     @usableFromInline
-    static func makeCurrent() -> ResolutionStack {
+    static func makeCurrent() -> ThreadStack {
         let stack = ResolutionStack()
-        pthread_setspecific(resolutionStackKey, Unmanaged.passRetained(stack).toOpaque())
-        return stack
+        // The thread-local slot owns the stack until the thread exits (see `releaseResolutionStack`).
+        _ = Unmanaged.passRetained(stack)
+        pthread_setspecific(resolutionStackKey, UnsafeMutableRawPointer(stack.header))
+        return ThreadStack(header: stack.header)
     }
 
-    /// The frames, outermost first (a copy, for slow paths).
-    var frames: [ResolutionFrame] { Array(UnsafeBufferPointer(start: base, count: depth)) }
+    var depth: Int { header.pointee.depth }
+
+    /// The frame at `index` (0 is the outermost), with its name.
+    func frame(at index: Int) -> ResolutionFrame {
+        let entry = header.pointee.base[index]
+        return ResolutionFrame(key: RegistryKey(rawID: entry.id, name: entry.nameIndex < 0 ? nil : names[entry.nameIndex]),
+                               type: entry.type, container: entry.container)
+    }
+
+    /// The frames, outermost first (copies, for slow paths).
+    var frames: [ResolutionFrame] { (0..<depth).map(frame(at:)) }
 
     /// The innermost frame: the factory whose resolution is in progress, if any.
-    @inlinable
-    var top: ResolutionFrame? { depth == 0 ? nil : base[depth - 1] }
+    var top: ResolutionFrame? { depth == 0 ? nil : frame(at: depth - 1) }
 
-    @inlinable @inline(__always)
-    func push(_ frame: ResolutionFrame) {
-        if depth == capacity { grow() }
-        (base + depth).initialize(to: frame)
-        depth += 1
+    /// Appends the name of an entry being pushed; returns its position.
+    func pushName(_ name: String) -> Int {
+        names.append(name)
+        return names.count - 1
     }
 
-    @inlinable @inline(__always)
-    func pop() {
-        depth -= 1
-        (base + depth).deinitialize(count: 1)
-    }
+    func popName() { names.removeLast() }
 
     @usableFromInline
-    func grow() {
-        let larger = UnsafeMutablePointer<ResolutionFrame>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: depth)
-        base.deallocate()
-        base = larger
-        capacity *= 2
-    }
-
-    /// Returns the index of `key` in the chain when resolving it now would close a cycle.
-    @inlinable @inline(__always)
-    func indexOf(_ key: RegistryKey, in container: ObjectIdentifier) -> Int? {
-        // Typical chains are a few frames deep: a linear scan beats any set. Ids are compared
-        // first so names are compared only on a real match.
-        var index = depth - 1
-        while index >= 0 {
-            let frame = base + index
-            if frame.pointee.key.id == key.id && frame.pointee.container == container
-                && frame.pointee.key.name == key.name {
-                return index
-            }
-            index -= 1
-        }
-        return nil
-    }
+    func name(at index: Int) -> String { names[index] }
 
     /// The readable cycle that resolving `key` from the current chain would close.
-    @usableFromInline
     func cyclePath(from index: Int, closingWith type: Any.Type, name: String?) -> [String] {
-        frames[index...].map(\.displayName) + [ResolutionFrame.displayName(type, name)]
+        (index..<depth).map { frame(at: $0).displayName } + [ResolutionFrame.displayName(type, name)]
     }
 
     var path: [String] { frames.map(\.displayName) }
@@ -188,6 +162,31 @@ final class ResolutionStack {
     }
 }
 
+/// An unnamed graph edge a thread recorded: trivial, compared as four words.
+@usableFromInline
+struct EdgeStamp: Equatable {
+    @usableFromInline let from: UInt
+    @usableFromInline let to: UInt
+    @usableFromInline let container: UInt
+    @usableFromInline let epoch: Int
+
+    @inlinable
+    init(from: UInt, to: UInt, container: UInt, epoch: Int) {
+        self.from = from
+        self.to = to
+        self.container = container
+        self.epoch = epoch
+    }
+}
+
+/// A graph edge with a name at either end that a thread recorded.
+struct NamedEdge {
+    let from: RegistryKey
+    let to: RegistryKey
+    let container: ObjectIdentifier
+    let epoch: Int
+}
+
 /// A failure reported while a factory ran: `depth` is the stack depth it belongs to.
 struct ReportedFailure {
     let error: DIError
@@ -202,13 +201,14 @@ struct TrackedResolution {
     let depth: Int
 }
 
+// The thread-local value is the stack's header; its owner is released when the thread exits.
 #if canImport(Darwin)
 private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer) {
-    Unmanaged<ResolutionStack>.fromOpaque(raw).release()
+    raw.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
 }
 #else
 private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer?) {
-    if let raw { Unmanaged<ResolutionStack>.fromOpaque(raw).release() }
+    raw?.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
 }
 #endif
 

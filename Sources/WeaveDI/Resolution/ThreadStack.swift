@@ -1,0 +1,156 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The current thread's ``ResolutionStack`` as the resolution path uses it: a plain pointer to
+/// the stack's header.
+///
+/// Every factory run pushes and pops an entry, and every nested resolution scans the entries for
+/// a cycle. Going through a pointer rather than the class instance keeps all of that free of
+/// reference counting (a class reference taken from thread-local storage would be retained and
+/// released around each use), and the entries are trivial values, so a push or a pop is a few
+/// plain stores.
+@usableFromInline
+struct ThreadStack {
+    /// What the hot path reads and writes, in one allocation owned by the ``ResolutionStack``.
+    @usableFromInline
+    struct Header {
+        @usableFromInline var base: UnsafeMutablePointer<StackEntry>
+        /// Number of entries: factories running on this thread right now.
+        @usableFromInline var depth: Int
+        @usableFromInline var capacity: Int
+        /// The stack object (unretained: the thread-local slot owns it).
+        @usableFromInline var owner: Unmanaged<ResolutionStack>?
+        /// Unnamed edges this thread recorded lately (see `Container.noteEdge`): four sets of
+        /// four trivial entries, so a hot loop of nested resolutions neither takes the graph's
+        /// lock nor touches a reference count.
+        @usableFromInline let edgeCache: UnsafeMutablePointer<EdgeStamp>
+        /// Which entry of a set the next miss replaces.
+        @usableFromInline var edgeVictim: Int
+
+        @usableFromInline static var edgeCacheSize: Int { 16 }
+
+        init(owner: Unmanaged<ResolutionStack>?) {
+            capacity = 16
+            depth = 0
+            base = .allocate(capacity: 16)
+            self.owner = owner
+            edgeCache = .allocate(capacity: Header.edgeCacheSize)
+            edgeCache.initialize(repeating: EdgeStamp(from: 0, to: 0, container: 0, epoch: 0), count: Header.edgeCacheSize)
+            edgeVictim = 0
+        }
+
+        func deallocateBuffers() {
+            base.deallocate()
+            edgeCache.deallocate()
+        }
+    }
+
+    @usableFromInline let header: UnsafeMutablePointer<Header>
+
+    @inlinable @inline(__always)
+    init(header: UnsafeMutablePointer<Header>) { self.header = header }
+
+    /// The current thread's stack, found through `key` (``resolutionStackKey``, which containers
+    /// keep a copy of so the hot path skips the lazy global's accessor); made on first use.
+    @inlinable @inline(__always)
+    static func current(_ key: pthread_key_t) -> ThreadStack {
+        if let raw = pthread_getspecific(key) { return ThreadStack(header: raw.assumingMemoryBound(to: Header.self)) }
+        return ResolutionStack.makeCurrent()
+    }
+
+    /// Whether a factory is running on the current thread (without making a stack).
+    @inlinable @inline(__always)
+    static func isResolving(_ key: pthread_key_t) -> Bool {
+        guard let raw = pthread_getspecific(key) else { return false }
+        return raw.assumingMemoryBound(to: Header.self).pointee.depth != 0
+    }
+
+    /// The stack object, for slow paths.
+    @usableFromInline
+    var object: ResolutionStack { header.pointee.owner.unsafelyUnwrapped.takeUnretainedValue() }
+
+    @inlinable
+    var depth: Int { header.pointee.depth }
+
+    /// Pushes the resolution of `key` (of `type`, in `container`).
+    @inlinable @inline(__always)
+    func push(_ key: RegistryKey, type: Any.Type, container: ObjectIdentifier) {
+        if header.pointee.depth == header.pointee.capacity { grow() }
+        let nameIndex = key.name == nil ? -1 : pushName(key.name.unsafelyUnwrapped)
+        (header.pointee.base + header.pointee.depth)
+            .initialize(to: StackEntry(id: key.id, type: type, container: container, nameIndex: nameIndex))
+        header.pointee.depth += 1
+    }
+
+    @inlinable @inline(__always)
+    func pop() {
+        header.pointee.depth -= 1
+        if header.pointee.base[header.pointee.depth].nameIndex >= 0 { popName() }
+    }
+
+    // Out of line: named resolutions are the rare case, and keeping array code out of `push` and
+    // `pop` keeps them small enough to inline into every factory run.
+    @usableFromInline
+    func pushName(_ name: String) -> Int { object.pushName(name) }
+
+    @usableFromInline
+    func popName() { object.popName() }
+
+    @usableFromInline
+    func grow() {
+        let larger = UnsafeMutablePointer<StackEntry>.allocate(capacity: header.pointee.capacity * 2)
+        larger.moveInitialize(from: header.pointee.base, count: header.pointee.depth)
+        header.pointee.base.deallocate()
+        header.pointee.base = larger
+        header.pointee.capacity *= 2
+    }
+
+    /// Returns the index of `key` in the chain when resolving it now would close a cycle.
+    @inlinable
+    func indexOf(_ key: RegistryKey, in container: ObjectIdentifier) -> Int? {
+        // Typical chains are a few entries deep: a linear scan beats any set. Ids are compared
+        // first so names are compared only on a real match.
+        let base = header.pointee.base
+        var index = header.pointee.depth - 1
+        while index >= 0 {
+            let entry = base[index]
+            if entry.id == key.id && entry.container == container && sameName(entry, key.name) { return index }
+            index -= 1
+        }
+        return nil
+    }
+
+    @inlinable @inline(__always)
+    func sameName(_ entry: StackEntry, _ name: String?) -> Bool {
+        if entry.nameIndex < 0 { return name == nil }
+        return name != nil && object.name(at: entry.nameIndex) == name
+    }
+
+    /// Remembers the edges this thread recorded lately, so a hot loop does not take the graph's
+    /// lock on every nested resolution. Returns whether the edge from the innermost entry to
+    /// `to` is new to this thread.
+    @usableFromInline
+    func rememberEdge(to: RegistryKey, container: ObjectIdentifier, epoch: Int) -> Bool {
+        let parent = header.pointee.base[header.pointee.depth - 1]
+        guard parent.nameIndex < 0, to.name == nil else {
+            let stack = object
+            let from = RegistryKey(rawID: parent.id, name: parent.nameIndex < 0 ? nil : stack.names[parent.nameIndex])
+            return stack.rememberNamedEdge(from: from, to: to, container: container, epoch: epoch)
+        }
+        let stamp = EdgeStamp(from: parent.id, to: to.id, container: UInt(bitPattern: container), epoch: epoch)
+        // The set comes from a hash of both ends (related types have neighbouring metadata
+        // addresses, so both are multiplied into the top bits), and a miss replaces the entries
+        // of a set in turn, so edges landing in one set do not evict each other every time.
+        let mixed = (parent.id &* 0x9E37_79B9_7F4A_7C15) ^ (to.id &* 0xC2B2_AE3D_27D4_EB4F)
+        let set = header.pointee.edgeCache + Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 2)) * 4
+        for way in 0..<4 where set[way] == stamp { return false }
+        header.pointee.edgeVictim &+= 1
+        set[header.pointee.edgeVictim & 3] = stamp
+        return true
+    }
+}
