@@ -59,6 +59,20 @@ enum HandWritten {
     static let fileLogger: any Logging = FileLogger()
     static let threadA = ThreadServiceA()
     static let threadB = ThreadServiceB()
+
+    /// The same instances in mutable storage, handed out by a function that cannot be inlined:
+    /// the caller gets an owned reference (one retain, one release), as from any resolution.
+    static let returned = ReturnedReferences()
+}
+
+final class ReturnedReferences: @unchecked Sendable {
+    @exclusivity(unchecked) var logger: (any Logging)? = HandWritten.logger
+    @exclusivity(unchecked) var threadA: ThreadServiceA? = HandWritten.threadA
+    @exclusivity(unchecked) var threadB: ThreadServiceB? = HandWritten.threadB
+
+    @inline(never) func returnLogger() -> (any Logging)? { logger }
+    @inline(never) func returnThreadA() -> ThreadServiceA? { threadA }
+    @inline(never) func returnThreadB() -> ThreadServiceB? { threadB }
 }
 
 // MARK: Many distinct types

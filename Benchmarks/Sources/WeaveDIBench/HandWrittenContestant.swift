@@ -6,6 +6,10 @@ enum HandWrittenContestant {
         if settings.wants(.singleton) { results.record(.singleton, name, measure(settings) { n in
             for _ in 0..<n { blackHole(HandWritten.logger) }
         }) }
+        let returned = HandWritten.returned
+        if settings.wants(.returnedReference) { results.record(.returnedReference, name, measure(settings) { n in
+            for _ in 0..<n { blackHole(returned.returnLogger()) }
+        }) }
         if settings.wants(.named) { results.record(.named, name, measure(settings) { n in
             for _ in 0..<n { blackHole(HandWritten.fileLogger) }
         }) }
@@ -31,6 +35,15 @@ enum HandWrittenContestant {
             }
         } sameType: { _, n in
             for _ in 0..<n { blackHole(HandWritten.threadA) }
+        }) }
+        if settings.wantsScaling { results.recordScaling(Contestants.handWrittenReturned, measureScaling(settings) { thread, n in
+            if thread == 0 {
+                for _ in 0..<n { blackHole(returned.returnThreadA()) }
+            } else {
+                for _ in 0..<n { blackHole(returned.returnThreadB()) }
+            }
+        } sameType: { _, n in
+            for _ in 0..<n { blackHole(returned.returnThreadA()) }
         }) }
     }
 }

@@ -46,7 +46,16 @@ struct Settings: Sendable {
 
     func wants(_ id: CaseID) -> Bool { only?.contains(id.rawValue) ?? true }
 
-    var wantsScaling: Bool { only?.contains("threads") ?? true }
+    var wantsScaling: Bool { !skipsScaling && (only?.contains("threads") ?? true) }
+
+    /// Set for the second baseline pass, which measures only the single-thread cases.
+    var skipsScaling = false
+
+    var withoutScaling: Settings {
+        var copy = self
+        copy.skipsScaling = true
+        return copy
+    }
 }
 
 /// One contestant's numbers for one case.

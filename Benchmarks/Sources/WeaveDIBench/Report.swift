@@ -95,7 +95,7 @@ enum Report {
         out += "\nTwo threads resolving at once (throughput relative to one thread; 2.0 is perfect scaling):\n\n"
         out += "| Contestant | 1 thread ns/op | 2 threads, different types | 2 threads, same type |\n"
         out += "| --- | --- | --- | --- |\n"
-        for name in Contestants.all {
+        for name in Contestants.scalingRows {
             guard let s = r.scaling[name] else { continue }
             out += "| \(name) | \(format(s.oneThreadNanoseconds)) | \(format(s.differentTypesRatio))× | \(format(s.sameTypeRatio))× |\n"
         }
@@ -106,6 +106,15 @@ enum Report {
         for g in goals {
             out += "| \(g.goal) | \(g.target) | \(g.weaveDI.map(format) ?? "—") | \(mark(g.metByDefault)) "
             out += "| \(g.weaveDIOptimized.map(format) ?? "—") | \(mark(g.metOptimized)) |\n"
+        }
+        if let returned = r.median(.returnedReference, Contestants.handWritten),
+           let staticLet = r.median(.singleton, Contestants.handWritten),
+           let plain = r.median(.singleton, Contestants.weaveDI),
+           let optimized = r.median(.singleton, Contestants.weaveDIOptimized) {
+            out += "\nFor scale: a hand-written function returning a stored reference (a retain and a release, "
+            out += "which any resolution pays and a `static let` read does not) costs \(format(returned)) ns, "
+            out += "\(format(returned / staticLet))× a `static let` read; a WeaveDI singleton resolution is "
+            out += "\(format(plain / returned))× (\(format(optimized / returned))×) that.\n"
         }
         return out
     }

@@ -1,6 +1,8 @@
 /// The cases, in table order.
 enum CaseID: String, CaseIterable, Codable, Sendable {
     case singleton
+    /// What any function handing out a stored reference costs: a retain and a release.
+    case returnedReference = "returned-reference"
     case named
     case transient
     case chain
@@ -16,6 +18,7 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     var title: String {
         switch self {
         case .singleton: return "Singleton resolution"
+        case .returnedReference: return "Stored reference returned by a function (retain + release)"
         case .named: return "Named singleton resolution"
         case .transient: return "Transient resolution"
         case .chain: return "3-level transient chain"
@@ -41,6 +44,10 @@ enum Contestants {
     static let swinject = SwinjectContestant.name
     static let dependencies = DependenciesContestant.name
     static let all = [handWritten, weaveDI, weaveDIOptimized, swinject, dependencies]
+    /// The hand-written baseline that returns an owned reference, as a resolution must.
+    static let handWrittenReturned = "hand-written, returned reference"
+    /// Rows of the two-thread table.
+    static let scalingRows = [handWritten, handWrittenReturned, weaveDI, weaveDIOptimized, swinject, dependencies]
 }
 
 /// Everything one run measured.
@@ -59,6 +66,17 @@ struct Results: Codable, Sendable {
 
     mutating func recordScaling(_ contestant: String, _ scaling: Scaling) {
         self.scaling[contestant] = scaling
+    }
+
+    /// Keeps, per case, the faster of this run's and `other`'s numbers for `contestant` (the
+    /// baseline is measured at the start and at the end of a run; the faster one makes every
+    /// ratio against it the less flattering one).
+    mutating func keepFaster(of other: Results, for contestant: String) {
+        for (id, row) in other.cases {
+            guard let candidate = row[contestant] else { continue }
+            if let current = cases[id]?[contestant], current.medianNanoseconds <= candidate.medianNanoseconds { continue }
+            cases[id, default: [:]][contestant] = candidate
+        }
     }
 
     func median(_ id: CaseID, _ contestant: String) -> Double? {

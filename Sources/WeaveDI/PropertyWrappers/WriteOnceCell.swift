@@ -50,8 +50,20 @@ final class WriteOnceCell<Value>: @unchecked Sendable {
     /// The published value, or `nil` before the first publish.
     @inlinable @inline(__always)
     var value: Value? {
-        guard let holder = Storage.atomicLoad(at: pointer, ordering: .acquiring) else { return nil }
+        guard let holder = WriteOnceCell.published(at: pointer) else { return nil }
         return holder._withUnsafeGuaranteedRef { $0.value }
+    }
+
+    /// The holder published at `pointer`, if any.
+    ///
+    /// Declared read-only and kept out of line on purpose: an atomic load inlined into a
+    /// wrapper's getter counts, for the optimizer, as a possible write to the owner's storage,
+    /// which makes it copy (retain and release) the wrapper on every access. The load only reads,
+    /// and the cell is written once, so a load the optimizer reuses or hoists still sees either
+    /// nothing (and the caller takes the slow path) or the one value the cell will ever hold.
+    @_effects(readonly) @inline(never) @usableFromInline
+    static func published(at pointer: UnsafeMutablePointer<Storage>) -> Unmanaged<Holder>? {
+        Storage.atomicLoad(at: pointer, ordering: .acquiring)
     }
 
     /// Publishes `candidate` unless a value was published first; returns the value that is kept.
