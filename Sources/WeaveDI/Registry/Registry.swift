@@ -11,7 +11,10 @@ import Foundation
 @usableFromInline
 final class Registry: @unchecked Sendable {
     @usableFromInline let current: UnsafeAtomic<Unmanaged<SlotTable>>
-    private let writeLock = NSLock()
+    /// Held only for table and arena bookkeeping and the slot update (never while a factory
+    /// runs), so the slot lock's spin-then-yield suits it: `NSLock` costs dynamic calls on both
+    /// sides of every registration.
+    private let writeLock = SlotLock()
     // The fields below are guarded by `writeLock`, so exclusivity is not checked at run time.
     /// Every table ever published; old ones stay alive for readers that may still probe them.
     @exclusivity(unchecked) private var tables: [SlotTable]
@@ -19,6 +22,10 @@ final class Registry: @unchecked Sendable {
     /// Slot chunks: each is allocated with its capacity and filled up to `used` (the last one) or
     /// completely (the others).
     @exclusivity(unchecked) private var chunks: [(base: UnsafeMutableRawPointer, capacity: Int)] = []
+    /// The last chunk, kept apart so making a slot touches no array (an array access retains and
+    /// releases its buffer).
+    @exclusivity(unchecked) private var chunkBase: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var chunkCapacity = 0
     @exclusivity(unchecked) private var used = 0
 
     init() {
@@ -29,6 +36,7 @@ final class Registry: @unchecked Sendable {
     }
 
     deinit {
+        writeLock.deallocate()
         for (index, chunk) in chunks.enumerated() {
             let count = index == chunks.count - 1 ? used : chunk.capacity
             for slot in 0..<count {
@@ -46,16 +54,17 @@ final class Registry: @unchecked Sendable {
 
     /// A fresh slot for `id` from the arena; the caller holds the write lock.
     private func makeSlot(id: UInt) -> TypeSlot {
-        if chunks.isEmpty || used == chunks[chunks.count - 1].capacity {
+        if chunkBase == nil || used == chunkCapacity {
             // Chunks grow (4, 8, … 256 slots) so a small container wastes little and a large one
             // allocates rarely.
-            let capacity = min(256, max(4, (chunks.last?.capacity ?? 2) * 2))
+            let capacity = min(256, max(4, chunkCapacity * 2))
             let base = UnsafeMutableRawPointer.allocate(byteCount: capacity * SlotStorage.stride, alignment: 64)
             chunks.append((base, capacity))
+            chunkBase = base
+            chunkCapacity = capacity
             used = 0
         }
-        let storage = (chunks[chunks.count - 1].base + used * SlotStorage.stride)
-            .bindMemory(to: SlotStorage.self, capacity: 1)
+        let storage = (chunkBase.unsafelyUnwrapped + used * SlotStorage.stride).bindMemory(to: SlotStorage.self, capacity: 1)
         SlotStorage.initialize(storage, id: id)
         used += 1
         return TypeSlot(storage: storage)
@@ -66,18 +75,18 @@ final class Registry: @unchecked Sendable {
         writeLock.lock()
         defer { writeLock.unlock() }
         sequence += 1
-        let table = tables[tables.count - 1]
-        if let existing = table.find(id) { return try body(existing, sequence) }
+        // The newest table, unretained: `tables` keeps it (and only this lock's holder replaces it).
+        let newest = current.load(ordering: .relaxed)
+        if let existing = newest._withUnsafeGuaranteedRef({ $0.find(id) }) { return try body(existing, sequence) }
         let slot = makeSlot(id: id)
-        var target = table
-        if !table.hasRoomForOneMore {
-            target = SlotTable(capacity: table.capacity * 2)
-            table.forEach { target.insert($0) }
-        }
-        target.insert(slot)
-        if target !== table {
-            tables.append(target)
-            current.store(Unmanaged.passUnretained(target), ordering: .releasing)
+        if newest._withUnsafeGuaranteedRef({ $0.hasRoomForOneMore }) {
+            newest._withUnsafeGuaranteedRef { $0.insert(slot) }
+        } else {
+            let larger = SlotTable(capacity: newest._withUnsafeGuaranteedRef { $0.capacity } * 2)
+            newest._withUnsafeGuaranteedRef { $0.forEach { larger.insert($0) } }
+            larger.insert(slot)
+            tables.append(larger)
+            current.store(Unmanaged.passUnretained(larger), ordering: .releasing)
         }
         return try body(slot, sequence)
     }
@@ -86,7 +95,7 @@ final class Registry: @unchecked Sendable {
     func forEachSlot(_ body: (TypeSlot) throws -> Void) rethrows {
         writeLock.lock()
         defer { writeLock.unlock() }
-        try tables[tables.count - 1].forEach(body)
+        try current.load(ordering: .relaxed)._withUnsafeGuaranteedRef { try $0.forEach(body) }
     }
 
     /// A consistent list of every current registration, in registration order.
