@@ -121,3 +121,85 @@ struct CycleReportingTests {
         #expect(heard.value == 1)
     }
 }
+
+@Suite("Resolution stack")
+struct ResolutionStackTests {
+    @Test func namedCycleIsReportedWithTheNames() {
+        let container = Container()
+        container.register("a", Int.self) { try container.resolveOrThrow("b", Int.self) }
+        container.register("b", Int.self) { try container.resolveOrThrow("a", Int.self) }
+        do {
+            _ = try container.resolveOrThrow("a", Int.self)
+            Issue.record("expected a cycle")
+        } catch let DIError.circularDependency(path) {
+            #expect(path == ["Swift.Int[\"a\"]", "Swift.Int[\"b\"]", "Swift.Int[\"a\"]"])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func namedAndUnnamedFramesInterleave() throws {
+        // Unnamed -> named -> unnamed -> named: the names stay with their own frames as the
+        // chain grows and unwinds, so the cycle at the end names the right entries.
+        let container = Container()
+        container.register(String.self) { try container.resolveOrThrow("inner", String.self) }
+        container.register("inner", String.self) { String(try container.resolveOrThrow(Int.self)) }
+        container.register(Int.self) { try container.resolveOrThrow("leaf", Int.self) }
+        container.register("leaf", Int.self) { 7 }
+        #expect(try container.resolveOrThrow(String.self) == "7")
+        container.register("leaf", Int.self) { try container.resolveOrThrow("inner", String.self).count }
+        do {
+            _ = try container.resolveOrThrow(String.self)
+            Issue.record("expected a cycle")
+        } catch let DIError.circularDependency(path) {
+            #expect(path == ["Swift.String[\"inner\"]", "Swift.Int", "Swift.Int[\"leaf\"]", "Swift.String[\"inner\"]"])
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func everyEdgeOfAWideFactoryIsRecordedAgainAfterAReset() {
+        // One factory resolving more types than the per-thread edge cache holds: each edge must
+        // reach the graph, and a reset (which clears the graph) must not leave any cached out.
+        let container = Container()
+        func registerWide() {
+            container.register(WideLeaf0.self) { WideLeaf0() }
+            container.register(WideLeaf1.self) { WideLeaf1() }
+            container.register(WideLeaf2.self) { WideLeaf2() }
+            container.register(WideLeaf3.self) { WideLeaf3() }
+            container.register(WideLeaf4.self) { WideLeaf4() }
+            container.register(WideLeaf5.self) { WideLeaf5() }
+            container.register(WideLeaf6.self) { WideLeaf6() }
+            container.register(WideLeaf7.self) { WideLeaf7() }
+            container.register(WideRoot.self) {
+                _ = (container.resolve(WideLeaf0.self), container.resolve(WideLeaf1.self),
+                     container.resolve(WideLeaf2.self), container.resolve(WideLeaf3.self),
+                     container.resolve(WideLeaf4.self), container.resolve(WideLeaf5.self),
+                     container.resolve(WideLeaf6.self), container.resolve(WideLeaf7.self))
+                return WideRoot()
+            }
+        }
+        func edgesFromRoot() -> Int {
+            let graph = container.dependencyGraph()
+            guard let root = graph.nodes(typeName: String(reflecting: WideRoot.self)).first else { return 0 }
+            return graph.dependencies(of: root.id).count
+        }
+        registerWide()
+        for _ in 0..<3 { _ = container.resolve(WideRoot.self) }
+        #expect(edgesFromRoot() == 8)
+        container.reset()
+        registerWide()
+        _ = container.resolve(WideRoot.self)
+        #expect(edgesFromRoot() == 8)
+    }
+}
+
+struct WideRoot {}
+struct WideLeaf0 {}
+struct WideLeaf1 {}
+struct WideLeaf2 {}
+struct WideLeaf3 {}
+struct WideLeaf4 {}
+struct WideLeaf5 {}
+struct WideLeaf6 {}
+struct WideLeaf7 {}
