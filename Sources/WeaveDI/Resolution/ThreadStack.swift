@@ -154,3 +154,41 @@ struct ThreadStack {
         return true
     }
 }
+
+/// One entry of a ``ResolutionStack``: a ``ResolutionFrame`` without its name.
+///
+/// Trivial (no reference-counted fields), so pushing and popping one is a few plain stores: the
+/// rare named resolution keeps its name in the stack's side list instead.
+@usableFromInline
+struct StackEntry {
+    @usableFromInline let id: UInt
+    @usableFromInline let type: Any.Type
+    @usableFromInline let container: ObjectIdentifier
+    /// Position of the name in ``ResolutionStack/names``, or -1 for an unnamed resolution.
+    @usableFromInline let nameIndex: Int
+
+    @inlinable @inline(__always)
+    init(id: UInt, type: Any.Type, container: ObjectIdentifier, nameIndex: Int) {
+        self.id = id
+        self.type = type
+        self.container = container
+        self.nameIndex = nameIndex
+    }
+}
+
+/// An unnamed graph edge a thread recorded: trivial, compared as four words.
+@usableFromInline
+struct EdgeStamp: Equatable {
+    @usableFromInline let from: UInt
+    @usableFromInline let to: UInt
+    @usableFromInline let container: UInt
+    @usableFromInline let epoch: Int
+
+    @inlinable
+    init(from: UInt, to: UInt, container: UInt, epoch: Int) {
+        self.from = from
+        self.to = to
+        self.container = container
+        self.epoch = epoch
+    }
+}
