@@ -154,6 +154,17 @@ struct InjectedValuesTests {
         #expect(countedDefaults.value == 1)
     }
 
+    @Test("a default that reads its own key while it is computed gets a fresh value, then the kept one")
+    func reentrantDefault() {
+        let defaults = InjectedDefaults(context: .live)
+        ReentrantKey.defaults.mutate { $0 = defaults }
+        // The outer computation reads the key again: that inner read computes a fresh value (10)
+        // instead of waiting on itself, and the outer value (11) is the one kept.
+        #expect(defaults.value(for: ReentrantKey.self).value == 11)
+        #expect(defaults.value(for: ReentrantKey.self).value == 11)
+        #expect(ReentrantKey.computations.value == 2)
+    }
+
     @Test("a default raced by many threads is computed exactly once")
     func defaultRace() {
         let seen = ThreadSafeCollector<Int>()
@@ -375,5 +386,22 @@ struct InjectionContextTests {
     func mangledNamesResolve() {
         #expect(_typeByName("6XCTest0A4CaseC") != nil)
         #expect(_typeByName("7Testing4TestV") != nil)
+    }
+}
+
+/// A key whose default reads itself once while being computed (through the cache under test).
+struct ReentrantKey: InjectedKey {
+    final class Box: Sendable { let value: Int; init(_ value: Int) { self.value = value } }
+    static let defaults = Locked<InjectedDefaults?>(nil)
+    static let depth = Locked(0)
+    static let computations = Counter()
+
+    static var liveValue: Box {
+        computations.increment()
+        var depth = 0
+        Self.depth.mutate { $0 += 1; depth = $0 }
+        defer { Self.depth.mutate { $0 -= 1 } }
+        guard depth == 1, let defaults = Self.defaults.value else { return Box(10) }
+        return Box(defaults.value(for: ReentrantKey.self).value + 1)
     }
 }

@@ -96,7 +96,8 @@ enum WeaveDIContestant {
 }
 
 extension WeaveDIContestant {
-    static let profiledCases = ["singleton", "named", "transient", "chain", "among-10000", "registration"]
+    static let profiledCases = ["singleton", "named", "transient", "chain", "among-10000", "registration",
+                                "inject-after-first", "injected-read"]
 
     /// Runs one case `iterations` times in a plain loop, for instruction-level profiling.
     static func profile(_ name: String, iterations: Int) -> Bool {
@@ -120,6 +121,17 @@ extension WeaveDIContestant {
         }
         if name == "among-10000" {
             for type in makeFillerTypes(9_999) { registerFiller(type, in: container) }
+        }
+        if name == "inject-after-first" || name == "injected-read" {
+            Container.shared.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
+            let inject = InjectHolder()
+            let injected = InjectedHolder()
+            if name == "inject-after-first" {
+                for _ in 0..<iterations { blackHole(inject.logger) }
+            } else {
+                for _ in 0..<iterations { blackHole(injected.logger) }
+            }
+            return true
         }
         switch name {
         case "singleton": for _ in 0..<iterations { blackHole(container.resolve((any Logging).self)) }

@@ -12,6 +12,19 @@ import Atomics
 final class InjectedDefaults: @unchecked Sendable {
     @usableFromInline static let shared = InjectedDefaults(context: InjectionContext.current)
 
+    /// What every `InjectedValues` read touches, in one global: one lazy-initialization check,
+    /// and trivial values only, so a read retains nothing but the value it returns.
+    @usableFromInline
+    struct ReadPath: @unchecked Sendable {
+        /// See ``InjectedValues/overridesUsed``.
+        @usableFromInline let overridesUsed: UnsafeAtomic<Bool>
+        /// ``shared``, which lives as long as the process.
+        @usableFromInline let defaults: Unmanaged<InjectedDefaults>
+    }
+
+    @usableFromInline static let readPath = ReadPath(
+        overridesUsed: .create(false), defaults: .passUnretained(shared))
+
     private enum Entry {
         case computing(thread: ObjectIdentifier)
         case ready(AnyObject)
@@ -25,7 +38,8 @@ final class InjectedDefaults: @unchecked Sendable {
     @usableFromInline
     final class Snapshot: @unchecked Sendable {
         @usableFromInline let keys: [UInt]
-        @usableFromInline let boxes: [AnyObject?]
+        /// Unretained: `values` owns the boxes, so a look-up retains nothing.
+        @usableFromInline let boxes: [Unmanaged<AnyObject>?]
         @usableFromInline let mask: Int
         @usableFromInline let shift: UInt
         /// The entries, for building the next snapshot.
@@ -36,14 +50,14 @@ final class InjectedDefaults: @unchecked Sendable {
             var capacity = 8
             while capacity < values.count * 2 { capacity *= 2 }
             var keys = [UInt](repeating: 0, count: capacity)
-            var boxes = [AnyObject?](repeating: nil, count: capacity)
+            var boxes = [Unmanaged<AnyObject>?](repeating: nil, count: capacity)
             let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
             for (id, box) in values {
                 let key = UInt(bitPattern: id)
                 var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
                 while keys[index] != 0 { index = (index + 1) & (capacity - 1) }
                 keys[index] = key
-                boxes[index] = box
+                boxes[index] = Unmanaged.passUnretained(box)
             }
             self.keys = keys
             self.boxes = boxes
@@ -52,7 +66,7 @@ final class InjectedDefaults: @unchecked Sendable {
         }
 
         @inlinable
-        func box(for id: ObjectIdentifier) -> AnyObject? {
+        func box(for id: ObjectIdentifier) -> Unmanaged<AnyObject>? {
             let key = UInt(bitPattern: id)
             var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
             while true {
@@ -84,9 +98,12 @@ final class InjectedDefaults: @unchecked Sendable {
     @inlinable
     func value<K: InjectedKey>(for key: K.Type) -> K.Value {
         let id = ObjectIdentifier(key)
-        let box = published.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.box(for: id) }
-            ?? slowBox(id) { ValueBox(InjectedDefaults.compute(key, in: self.context)) }
-        // Boxes are stored under their key's identity only, so the box's type is known.
+        // Boxes are stored under their key's identity only, so a box's type is known.
+        if let box = published.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.box(for: id) }) {
+            // The snapshot keeps the box alive: only the value is retained.
+            return unsafeBitCast(box, to: Unmanaged<ValueBox<K.Value>>.self)._withUnsafeGuaranteedRef { $0.value }
+        }
+        let box = slowBox(id) { ValueBox(InjectedDefaults.compute(key, in: self.context)) }
         return unsafeDowncast(box, to: ValueBox<K.Value>.self).value
     }
 

@@ -29,14 +29,17 @@ public struct InjectedValues: Sendable {
     @inlinable
     public subscript<K: InjectedKey>(key: K.Type) -> K.Value {
         get {
-            if !overrides.values.isEmpty, let box = overrides.values[ObjectIdentifier(key)] {
+            if let values = overrides.values, let box = values[ObjectIdentifier(key)] {
                 // Entries are stored under their key's identity only, so the box's type is known.
                 return unsafeDowncast(box, to: ValueBox<K.Value>.self).value
             }
-            return InjectedDefaults.shared.value(for: key)
+            return InjectedDefaults.readPath.defaults._withUnsafeGuaranteedRef { $0.value(for: key) }
         }
         set {
-            overrides.values[ObjectIdentifier(key)] = ValueBox(newValue)
+            var values = overrides.values ?? [:]
+            overrides.values = nil  // keeps `values` uniquely referenced, so the insert does not copy
+            values[ObjectIdentifier(key)] = ValueBox(newValue)
+            overrides.values = values
         }
     }
 
@@ -45,13 +48,23 @@ public struct InjectedValues: Sendable {
     @inlinable
     public static var current: InjectedValues {
         // Until the first override, every task sees the defaults: skip the task-local read.
-        overridesUsed.load(ordering: .relaxed) ? bound : InjectedValues()
+        anyOverrideBound() ? bound : InjectedValues()
     }
+
+    /// Whether any task ever bound an override.
+    ///
+    /// Declared read-only and kept out of line on purpose: an atomic load inlined into
+    /// `@Injected`'s getter counts, for the optimizer, as a possible write to the owner's storage,
+    /// which makes it copy (retain and release) the wrapper on every read. A result the optimizer
+    /// reuses is harmless: the flag only ever turns on, and an override binds through a call, after
+    /// which the flag is read again; another task's override is not this task's to see.
+    @_effects(readonly) @inline(never) @usableFromInline
+    static func anyOverrideBound() -> Bool { overridesUsed.load(ordering: .relaxed) }
 
     /// Set, and never cleared, by the first `withInjectedValues`. Never cleared because a task
     /// created inside an override may outlive it and must keep seeing it. (`UnsafeAtomic`, never
     /// destroyed: a `ManagedAtomic` load from inlined client code costs a retain and a release.)
-    @usableFromInline static let overridesUsed = UnsafeAtomic<Bool>.create(false)
+    @inlinable static var overridesUsed: UnsafeAtomic<Bool> { InjectedDefaults.readPath.overridesUsed }
 
     /// The context whose values the defaults are: test, preview or live.
     public static var context: InjectionContext { InjectionContext.current }
@@ -65,10 +78,11 @@ public struct InjectedValues: Sendable {
 
     /// Overridden entries by key. Values set in an override are shared with the tasks that
     /// inherit it, as a registered instance is: the caller decides they may be shared, which is
-    /// why the box is unchecked.
+    /// why the box is unchecked. `nil` until the first override, so the defaults (what almost
+    /// every read sees) cost no dictionary.
     @usableFromInline
     struct Overrides: @unchecked Sendable {
-        @usableFromInline var values: [ObjectIdentifier: AnyObject] = [:]
+        @usableFromInline var values: [ObjectIdentifier: AnyObject]?
 
         @usableFromInline init() {}
     }
