@@ -195,8 +195,11 @@ extension Container {
     @usableFromInline
     func enterNested(key: RegistryKey, type: Any.Type, stack: ThreadStack) throws(DIError) {
         let cycleStart = stack.indexOf(key, in: identity)
-        // An edge closing a cycle is a real dependency too: the graph shows the cycle.
-        if recordsGraph { noteEdge(to: key, type: type, stack: stack) }
+        // An edge closing a cycle is a real dependency too: the graph shows the cycle. (The
+        // stack is not empty here, so the edge check is made in place rather than via `noteEdge`.)
+        if recordsGraph, stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) {
+            recordEdge(to: key, type: type, stack: stack)
+        }
         if let cycleStart {
             throw DIError.circularDependency(path: stack.object.cyclePath(from: cycleStart, closingWith: type, name: key.name))
         }
@@ -347,10 +350,14 @@ extension Container {
     @usableFromInline
     func noteEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
         guard stack.depth != 0 else { return }
-        if stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) {
-            let object = stack.object
-            graph.record(from: object.frame(at: object.depth - 1), to: key, type: type)
-        }
+        if stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) { recordEdge(to: key, type: type, stack: stack) }
+    }
+
+    /// The graph update for an edge this thread has not recorded lately (out of line: rare).
+    @inline(never)
+    func recordEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
+        let object = stack.object
+        graph.record(from: object.frame(at: object.depth - 1), to: key, type: type)
     }
 
     /// Registered types (here and in parents) whose names resemble `type`'s.

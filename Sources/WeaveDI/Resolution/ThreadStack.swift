@@ -133,14 +133,13 @@ struct ThreadStack {
 
     /// Remembers the edges this thread recorded lately, so a hot loop does not take the graph's
     /// lock on every nested resolution. Returns whether the edge from the innermost entry to
-    /// `to` is new to this thread.
-    @usableFromInline
+    /// `to` is new to this thread. Inlined into the nested-resolution path; named edges take an
+    /// out-of-line path.
+    @inline(__always)
     func rememberEdge(to: RegistryKey, container: ObjectIdentifier, epoch: Int) -> Bool {
         let parent = header.pointee.base[header.pointee.depth - 1]
         guard parent.nameIndex < 0, to.name == nil else {
-            let stack = object
-            let from = RegistryKey(rawID: parent.id, name: parent.nameIndex < 0 ? nil : stack.names[parent.nameIndex])
-            return stack.rememberNamedEdge(from: from, to: to, container: container, epoch: epoch)
+            return rememberNamedEdge(parent: parent, to: to, container: container, epoch: epoch)
         }
         let stamp = EdgeStamp(from: parent.id, to: to.id, container: UInt(bitPattern: container), epoch: epoch)
         // The set comes from a hash of both ends (related types have neighbouring metadata
@@ -152,6 +151,13 @@ struct ThreadStack {
         header.pointee.edgeVictim &+= 1
         set[header.pointee.edgeVictim & 3] = stamp
         return true
+    }
+
+    @inline(never)
+    func rememberNamedEdge(parent: StackEntry, to: RegistryKey, container: ObjectIdentifier, epoch: Int) -> Bool {
+        let stack = object
+        let from = RegistryKey(rawID: parent.id, name: parent.nameIndex < 0 ? nil : stack.names[parent.nameIndex])
+        return stack.rememberNamedEdge(from: from, to: to, container: container, epoch: epoch)
     }
 }
 
