@@ -3,28 +3,28 @@ enum HandWrittenContestant {
     static let name = "hand-written"
 
     static func run(_ settings: Settings, results: inout Results) {
-        if settings.wants(.singleton) { results.record(.singleton, name, measure(settings) { n in
+        if settings.wants(.singleton) { results.record(.singleton, name, timed { n in
             for _ in 0..<n { blackHole(HandWritten.logger) }
         }) }
         let returned = HandWritten.returned
-        if settings.wants(.returnedReference) { results.record(.returnedReference, name, measure(settings) { n in
+        if settings.wants(.returnedReference) { results.record(.returnedReference, name, timed { n in
             for _ in 0..<n { blackHole(returned.returnLogger()) }
         }) }
-        if settings.wants(.named) { results.record(.named, name, measure(settings) { n in
+        if settings.wants(.named) { results.record(.named, name, timed { n in
             for _ in 0..<n { blackHole(HandWritten.fileLogger) }
         }) }
-        if settings.wants(.transient) { results.record(.transient, name, measure(settings) { n in
+        if settings.wants(.transient) { results.record(.transient, name, timed { n in
             for _ in 0..<n { blackHole(Leaf()) }
         }) }
-        if settings.wants(.chain) { results.record(.chain, name, measure(settings) { n in
+        if settings.wants(.chain) { results.record(.chain, name, timed { n in
             for _ in 0..<n { blackHole(Top(middle: Middle(leaf: Leaf()))) }
         }) }
         // A stored property read: what `@Inject` after its first access should cost.
         let holder = StoredHolder()
-        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, measure(settings) { n in
+        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, timed { n in
             for _ in 0..<n { blackHole(holder.logger) }
         }) }
-        if settings.wants(.injectedRead) { results.record(.injectedRead, name, measure(settings) { n in
+        if settings.wants(.injectedRead) { results.record(.injectedRead, name, timed { n in
             for _ in 0..<n { blackHole(HandWritten.logger) }
         }) }
         if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in

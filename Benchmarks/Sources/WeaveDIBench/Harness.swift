@@ -46,16 +46,7 @@ struct Settings: Sendable {
 
     func wants(_ id: CaseID) -> Bool { only?.contains(id.rawValue) ?? true }
 
-    var wantsScaling: Bool { !skipsScaling && (only?.contains("threads") ?? true) }
-
-    /// Set for the second baseline pass, which measures only the single-thread cases.
-    var skipsScaling = false
-
-    var withoutScaling: Settings {
-        var copy = self
-        copy.skipsScaling = true
-        return copy
-    }
+    var wantsScaling: Bool { only?.contains("threads") ?? true }
 }
 
 /// One contestant's numbers for one case.
@@ -74,11 +65,9 @@ struct Measurement: Codable, Sendable {
     var factoryClosureSubtracted: Bool? = nil
 }
 
-/// Runs `body(n)` (which performs the operation `n` times) in calibrated rounds and returns the
-/// median time per operation. Allocations are counted in a separate pass so the counter's own
-/// cost never reaches a timed round.
-func measure(_ settings: Settings, _ body: (Int) -> Void) -> Measurement {
-    // Calibrate: grow n until a run takes a measurable time, then scale to the round length.
+/// How many operations make a round of `settings.roundNanoseconds` for `body(n)` (which performs
+/// the operation `n` times): grows n until a run takes a measurable time, then scales.
+func calibratedCount(_ settings: Settings, _ body: (Int) -> Void) -> Int {
     var n = 1
     var elapsed: UInt64 = 0
     while true {
@@ -88,7 +77,13 @@ func measure(_ settings: Settings, _ body: (Int) -> Void) -> Measurement {
         if elapsed > 1_000_000 || n >= 1 << 30 { break }
         n *= elapsed < 100_000 ? 16 : 2
     }
-    n = max(1, Int(Double(n) * Double(settings.roundNanoseconds) / Double(max(elapsed, 1))))
+    return max(1, Int(Double(n) * Double(settings.roundNanoseconds) / Double(max(elapsed, 1))))
+}
+
+/// Runs `body(n)` in calibrated rounds on its own and returns the median time per operation (for
+/// the two-thread test's single-thread reference; the cases are timed by `measureInterleaved`).
+func measure(_ settings: Settings, _ body: (Int) -> Void) -> Measurement {
+    let n = calibratedCount(settings, body)
     body(n) // warm-up round
     var samples: [Double] = []
     for _ in 0..<settings.rounds {
@@ -97,14 +92,13 @@ func measure(_ settings: Settings, _ body: (Int) -> Void) -> Measurement {
         samples.append(Double(nanosecondsNow() - start) / Double(n))
     }
     samples.sort()
-    let allocationRuns = min(n, 100_000)
     return Measurement(
         medianNanoseconds: samples[samples.count / 2],
         minNanoseconds: samples[0],
         maxNanoseconds: samples[samples.count - 1],
         rounds: settings.rounds,
         operationsPerRound: n,
-        allocationsPerOperation: countAllocations(allocationRuns, body))
+        allocationsPerOperation: nil)
 }
 
 /// Allocation calls per operation made by `body(n) / n`, or nil where the platform cannot count.

@@ -51,7 +51,7 @@ enum Contestants {
 }
 
 /// Everything one run measured.
-struct Results: Codable, Sendable {
+struct Results {
     /// Case id -> contestant -> numbers. A missing contestant has no equivalent of that case.
     var cases: [String: [String: Measurement]] = [:]
     /// Contestant -> two-thread scaling.
@@ -59,6 +59,9 @@ struct Results: Codable, Sendable {
     /// What the benchmark's own factory closures cost per registration (see `FactoryClosureCost`);
     /// subtracted from the registration and bootstrap rows.
     var factoryClosure: Measurement?
+    /// Loops and batches the contestants filed, run by `runJobs`.
+    var timedJobs: [TimedJob] = []
+    var batchJobs: [BatchJob] = []
 
     mutating func record(_ id: CaseID, _ contestant: String, _ measurement: Measurement) {
         cases[id.rawValue, default: [:]][contestant] = measurement
@@ -66,17 +69,6 @@ struct Results: Codable, Sendable {
 
     mutating func recordScaling(_ contestant: String, _ scaling: Scaling) {
         self.scaling[contestant] = scaling
-    }
-
-    /// Keeps, per case, the faster of this run's and `other`'s numbers for `contestant` (the
-    /// baseline is measured at the start and at the end of a run; the faster one makes every
-    /// ratio against it the less flattering one).
-    mutating func keepFaster(of other: Results, for contestant: String) {
-        for (id, row) in other.cases {
-            guard let candidate = row[contestant] else { continue }
-            if let current = cases[id]?[contestant], current.medianNanoseconds <= candidate.medianNanoseconds { continue }
-            cases[id, default: [:]][contestant] = candidate
-        }
     }
 
     func median(_ id: CaseID, _ contestant: String) -> Double? {

@@ -7,7 +7,7 @@ enum WeaveDIContestant {
         // Singleton through its protocol, in a container holding just that registration.
         let singleton = Container()
         singleton.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
-        if settings.wants(.singleton) { results.record(.singleton, name, measure(settings) { n in
+        if settings.wants(.singleton) { results.record(.singleton, name, timed { n in
             for _ in 0..<n { blackHole(singleton.resolve((any Logging).self)) }
         }) }
 
@@ -15,7 +15,7 @@ enum WeaveDIContestant {
         let named = Container()
         named.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
         named.register("file", (any Logging).self, scope: .singleton) { FileLogger() }
-        if settings.wants(.named) { results.record(.named, name, measure(settings) { n in
+        if settings.wants(.named) { results.record(.named, name, timed { n in
             for _ in 0..<n { blackHole(named.resolve("file", (any Logging).self)) }
         }) }
 
@@ -24,39 +24,39 @@ enum WeaveDIContestant {
         transient.register(Leaf.self) { Leaf() }
         transient.register(Middle.self) { Middle(leaf: try transient.resolveOrThrow(Leaf.self)) }
         transient.register(Top.self) { Top(middle: try transient.resolveOrThrow(Middle.self)) }
-        if settings.wants(.transient) { results.record(.transient, name, measure(settings) { n in
+        if settings.wants(.transient) { results.record(.transient, name, timed { n in
             for _ in 0..<n { blackHole(transient.resolve(Leaf.self)) }
         }) }
-        if settings.wants(.chain) { results.record(.chain, name, measure(settings) { n in
+        if settings.wants(.chain) { results.record(.chain, name, timed { n in
             for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
         }) }
 
         // The same singleton among one registration and among 10 000.
         let one = Container()
         one.register(NeedleService.self, scope: .singleton) { NeedleService() }
-        if settings.wants(.amongOne) { results.record(.amongOne, name, measure(settings) { n in
+        if settings.wants(.amongOne) { results.record(.amongOne, name, timed { n in
             for _ in 0..<n { blackHole(one.resolve(NeedleService.self)) }
         }) }
         let many = Container()
         for type in fillers.dropLast() { registerFiller(type, in: many) }
         many.register(NeedleService.self, scope: .singleton) { NeedleService() }
-        if settings.wants(.among10k) { results.record(.among10k, name, measure(settings) { n in
+        if settings.wants(.among10k) { results.record(.among10k, name, timed { n in
             for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
         }) }
 
         // Registration: 10 000 distinct types into a fresh container per round.
-        if settings.wants(.registration) { results.record(.registration, name, measureBatch(settings, operations: fillers.count) {
+        if settings.wants(.registration) { results.record(.registration, name, batch(settings, operations: fillers.count) {
             Container()
         } body: { container in
             for type in fillers { registerFiller(type, in: container) }
-        }.subtracting(results.factoryClosure)) }
+        }) }
 
         // Bootstrap: make 10 000 modules and register them into a fresh container.
-        if settings.wants(.bootstrap) { results.record(.bootstrap, name, measureBatch(settings, operations: fillers.count) {
+        if settings.wants(.bootstrap) { results.record(.bootstrap, name, batch(settings, operations: fillers.count) {
             Container()
         } body: { container in
             for type in fillers { container.register(makeModule(type)) }
-        }.subtracting(results.factoryClosure)) }
+        }) }
 
         // Two threads: each resolves its own singleton, then both resolve the same one.
         let threads = Container()
@@ -76,12 +76,12 @@ enum WeaveDIContestant {
         Container.shared.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
         let injectHolder = InjectHolder()
         _ = injectHolder.logger  // the first access resolves; the case measures the ones after
-        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, measure(settings) { n in
+        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, timed { n in
             for _ in 0..<n { blackHole(injectHolder.logger) }
         }) }
         let injectedHolder = InjectedHolder()
         _ = injectedHolder.logger
-        if settings.wants(.injectedRead) { results.record(.injectedRead, name, measure(settings) { n in
+        if settings.wants(.injectedRead) { results.record(.injectedRead, name, timed { n in
             for _ in 0..<n { blackHole(injectedHolder.logger) }
         }) }
     }

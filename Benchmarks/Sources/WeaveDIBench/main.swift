@@ -44,26 +44,29 @@ let fillers = makeFillerTypes(10_000)
 var results = Results()
 let started = Date()
 
-// The baseline runs first, on a heap no registration benchmark has churned yet (a fragmented
-// heap makes a bare `Leaf()` allocation nearly twice as slow here), and again at the end; the
-// faster of the two is kept, so every ratio against it is the less flattering one.
+// Each contestant sets up its containers and files its loops; the two-thread test runs on the spot.
+// Then every case is timed with all its contestants interleaved (see Schedule.swift), and the
+// registration batches, which churn the heap, run last.
 progress("hand-written…")
 HandWrittenContestant.run(settings, results: &results)
-results.factoryClosure = FactoryClosureCost.measure(settings, fillers: fillers)
 progress("WeaveDI (default)…")
 WeaveDIContestant.run(settings, fillers: fillers, results: &results, name: Contestants.weaveDI)
 progress("WeaveDI (optimized)…")
-UnifiedRegistry.shared.enableOptimization()
+currentMode = Mode(enter: { UnifiedRegistry.shared.enableOptimization() },
+                   leave: { UnifiedRegistry.shared.disableOptimization() })
+currentMode.enter()
 WeaveDIContestant.run(settings, fillers: fillers, results: &results, name: Contestants.weaveDIOptimized)
-UnifiedRegistry.shared.disableOptimization()
+currentMode.leave()
+currentMode = .plain
 progress("Swinject…")
 SwinjectContestant.run(settings, fillers: fillers, results: &results)
 progress("swift-dependencies…")
 DependenciesContestant.run(settings, results: &results)
-progress("hand-written again…")
-var again = Results()
-HandWrittenContestant.run(settings.withoutScaling, results: &again)
-results.keepFaster(of: again, for: Contestants.handWritten)
+progress("timing every case, contestants interleaved…")
+results.runTimedJobs(settings, progress: progress)
+results.factoryClosure = FactoryClosureCost.measure(settings, fillers: fillers)
+progress("registration batches…")
+results.runBatchJobs(progress: progress)
 
 let goals = Report.goals(results)
 let machine = MachineInfo.current()
