@@ -22,10 +22,14 @@ let package = Package(
         .target(
             name: "WeaveDI",
             dependencies: [
+                "CWeaveDIThreadLocal",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // One C thread-local variable: the resolution path's way to the current thread's stack
+        // (Swift has no thread-local storage of its own).
+        .target(name: "CWeaveDIThreadLocal"),
         .executableTarget(name: "WeaveDIDemo", dependencies: ["WeaveDI"]),
         .testTarget(
             name: "WeaveDITests",

@@ -178,7 +178,7 @@ extension Container {
     /// Runs a factory with cycle detection; the caller holds no lock.
     @inlinable
     func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
-        let stack = ThreadStack.current(stackKey)
+        let stack = ThreadStack.current
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
         if stack.depth != 0 { try enterNested(key: key, type: type, stack: stack) }
         stack.push(key, type: type, container: identity)
@@ -238,7 +238,7 @@ extension Container {
     func resolveShared<T, Cell: InstanceStorage<T>>(
         _ record: TypedRecord<T>, cell: Cell, lock: SlotLock, key: RegistryKey
     ) throws(DIError) -> T {
-        let threadStack = ThreadStack.current(stackKey)
+        let threadStack = ThreadStack.current
         let stack = threadStack.object
         if let index = threadStack.indexOf(key, in: identity) {
             if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
@@ -343,7 +343,7 @@ extension Container {
     /// the top level has no dependent, so this costs one thread-local read and a compare).
     @inlinable @inline(__always)
     func noteEdgeIfNested(to key: RegistryKey, type: Any.Type) {
-        if ThreadStack.isResolving(stackKey) { noteEdge(to: key, type: type, stack: ThreadStack.current(stackKey)) }
+        if ThreadStack.isResolving { noteEdge(to: key, type: type, stack: ThreadStack.current) }
     }
 
     /// Records "the factory running on this thread resolved `key`" in the dependency graph.

@@ -46,8 +46,6 @@ public final class Container: @unchecked Sendable {
     /// The process-wide switches, referenced from the container so the resolution path reads them
     /// without going through the lazily initialized global's accessor.
     @usableFromInline let flags: RuntimeFlags = runtimeFlags
-    /// A copy of the thread-local resolution stack's key, for the same reason.
-    @usableFromInline let stackKey: pthread_key_t = resolutionStackKey
 
     /// What to do when a type is registered again under the same name.
     public var duplicatePolicy: DuplicatePolicy {

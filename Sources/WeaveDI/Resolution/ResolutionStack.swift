@@ -1,3 +1,4 @@
+import CWeaveDIThreadLocal
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -32,10 +33,10 @@ struct ResolutionFrame {
 /// of the thread's resolutions remember (named entries, reported failures, tracking).
 ///
 /// Factories are synchronous, so every nested resolution a factory performs happens on the thread
-/// that runs it; a thread-local stack therefore sees the whole chain. It lives in `pthread`
-/// thread-local storage because a lookup there costs a few nanoseconds, far less than a task-local.
-/// The thread-local value is the stack's ``ThreadStack`` header, which the hot path uses as a
-/// plain pointer; this object is reached from it only on slow paths. Only the owning thread
+/// that runs it; a thread-local stack therefore sees the whole chain (a task-local would cost far
+/// more). The resolution path finds the stack's ``ThreadStack`` header in a C thread-local
+/// variable and uses it as a plain pointer; this object is reached from it only on slow paths. A
+/// `pthread` key owns the stack, so it is freed when its thread exits. Only the owning thread
 /// touches a stack, so unchecked exclusivity is safe.
 @usableFromInline
 final class ResolutionStack {
@@ -70,14 +71,17 @@ final class ResolutionStack {
     var threadID: ObjectIdentifier { ObjectIdentifier(self) }
 
     /// The current thread's stack (made on first use).
-    static var current: ResolutionStack { ThreadStack.current(resolutionStackKey).object }
+    static var current: ResolutionStack { ThreadStack.current.object }
 
     @usableFromInline
     static func makeCurrent() -> ThreadStack {
         let stack = ResolutionStack()
         // The thread-local slot owns the stack until the thread exits (see `releaseResolutionStack`).
         _ = Unmanaged.passRetained(stack)
+        // The pthread key is what frees the stack when the thread exits; the thread-local variable
+        // is what the resolution path reads.
         pthread_setspecific(resolutionStackKey, UnsafeMutableRawPointer(stack.header))
+        weavedi_current_stack_set(UnsafeMutableRawPointer(stack.header))
         return ThreadStack(header: stack.header)
     }
 
@@ -162,18 +166,23 @@ struct TrackedResolution {
     let depth: Int
 }
 
-// The thread-local value is the stack's header; its owner is released when the thread exits.
+// The key's value is the stack's header; its owner is released when the thread exits (the
+// destructor runs on that thread, so it also clears the thread-local variable: a resolution made
+// by a later destructor on the same thread starts a fresh stack instead of reading a freed one).
 #if canImport(Darwin)
 private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer) {
+    if weavedi_current_stack_get() == raw { weavedi_current_stack_set(nil) }
     raw.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
 }
 #else
 private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer?) {
-    raw?.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
+    guard let raw else { return }
+    if weavedi_current_stack_get() == raw { weavedi_current_stack_set(nil) }
+    raw.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
 }
 #endif
 
-@usableFromInline
+/// The key whose destructor frees a thread's stack when the thread exits.
 let resolutionStackKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, releaseResolutionStack)

@@ -1,3 +1,4 @@
+import CWeaveDIThreadLocal
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -55,18 +56,18 @@ struct ThreadStack {
     @inlinable @inline(__always)
     init(header: UnsafeMutablePointer<Header>) { self.header = header }
 
-    /// The current thread's stack, found through `key` (``resolutionStackKey``, which containers
-    /// keep a copy of so the hot path skips the lazy global's accessor); made on first use.
+    /// The current thread's stack (from a C thread-local variable: one load, where
+    /// `pthread_getspecific` would be a call); made on first use.
     @inlinable @inline(__always)
-    static func current(_ key: pthread_key_t) -> ThreadStack {
-        if let raw = pthread_getspecific(key) { return ThreadStack(header: raw.assumingMemoryBound(to: Header.self)) }
+    static var current: ThreadStack {
+        if let raw = weavedi_current_stack_get() { return ThreadStack(header: raw.assumingMemoryBound(to: Header.self)) }
         return ResolutionStack.makeCurrent()
     }
 
     /// Whether a factory is running on the current thread (without making a stack).
     @inlinable @inline(__always)
-    static func isResolving(_ key: pthread_key_t) -> Bool {
-        guard let raw = pthread_getspecific(key) else { return false }
+    static var isResolving: Bool {
+        guard let raw = weavedi_current_stack_get() else { return false }
         return raw.assumingMemoryBound(to: Header.self).pointee.depth != 0
     }
 

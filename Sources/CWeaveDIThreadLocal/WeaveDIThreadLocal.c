@@ -1,0 +1,3 @@
+#include "WeaveDIThreadLocal.h"
+
+_Thread_local void *_Nullable weavedi_current_stack = 0;
