@@ -22,14 +22,14 @@ let package = Package(
         .target(
             name: "WeaveDI",
             dependencies: [
-                "CWeaveDIThreadLocal",
+                "CWeaveDIShims",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // One C thread-local variable: the resolution path's way to the current thread's stack
-        // (Swift has no thread-local storage of its own).
-        .target(name: "CWeaveDIThreadLocal"),
+        // What Swift cannot express itself on the resolution path: a C thread-local variable
+        // (the current thread's resolution stack) and the slot lock's atomics.
+        .target(name: "CWeaveDIShims"),
         .executableTarget(name: "WeaveDIDemo", dependencies: ["WeaveDI"]),
         .testTarget(
             name: "WeaveDITests",

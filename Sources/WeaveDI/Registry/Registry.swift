@@ -29,7 +29,6 @@ final class Registry: @unchecked Sendable {
     @exclusivity(unchecked) private var used = 0
 
     init() {
-        assert(MemoryLayout<SlotStorage>.size <= SlotStorage.stride, "a slot must fit its cache line")
         let table = SlotTable(capacity: 16)
         tables = [table]
         current = .create(Unmanaged.passUnretained(table))
@@ -40,7 +39,8 @@ final class Registry: @unchecked Sendable {
         for (index, chunk) in chunks.enumerated() {
             let count = index == chunks.count - 1 ? used : chunk.capacity
             for slot in 0..<count {
-                (chunk.base + slot * SlotStorage.stride).assumingMemoryBound(to: SlotStorage.self).deinitialize(count: 1)
+                (chunk.base + slot * SlotStorage.stride + SlotStorage.headerSize)
+                    .assumingMemoryBound(to: SlotStorage.self).deinitialize(count: 1)
             }
             chunk.base.deallocate()
         }
@@ -64,8 +64,7 @@ final class Registry: @unchecked Sendable {
             chunkCapacity = capacity
             used = 0
         }
-        let storage = (chunkBase.unsafelyUnwrapped + used * SlotStorage.stride).bindMemory(to: SlotStorage.self, capacity: 1)
-        SlotStorage.initialize(storage, id: id)
+        let storage = SlotStorage.initialize(slot: chunkBase.unsafelyUnwrapped + used * SlotStorage.stride, id: id)
         used += 1
         return TypeSlot(storage: storage)
     }

@@ -48,7 +48,7 @@ final class SlotTable: @unchecked Sendable {
         while true {
             let bits = UnsafeAtomic<UInt>(at: entries + index).load(ordering: .acquiring)
             guard let address = UnsafeMutablePointer<SlotStorage>(bitPattern: bits) else { return nil }
-            if address.pointee.id == id { return TypeSlot(storage: address) }
+            if TypeSlot(storage: address).id == id { return TypeSlot(storage: address) }
             index = (index + 1) & mask
         }
     }

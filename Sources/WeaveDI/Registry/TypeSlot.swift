@@ -1,14 +1,12 @@
 /// The memory of one slot, kept in its registry's slot arena.
 ///
-/// The lock word is the first stored property, so its address is the slot's address (Swift lays
-/// out a struct's stored properties in declaration order): the lock needs no allocation of its
-/// own and sits on the same cache line as what it guards. Everything but `id` is guarded by it.
+/// Each slot is one cache line: a header of ``headerSize`` bytes (the lock word, then the key id),
+/// then this struct, so the lock needs no allocation of its own and sits on the same line as what
+/// it guards. Everything in the struct is guarded by the lock. The lock word and the id live
+/// outside the struct because they are read without the lock (the id by every table probe), and
+/// ThreadSanitizer counts a Swift access to any field of a struct as an access to all of it.
 @usableFromInline
 struct SlotStorage {
-    @usableFromInline var lockWord: SlotLock.Word
-    /// The registry key id (type metadata address or `Factory` key) the slot serves. Immutable
-    /// once the slot is published.
-    @usableFromInline let id: UInt
     @usableFromInline var unnamed: RegistrationRecord?
     /// Resolutions served by the current unnamed registration. Kept here, on the line the lock
     /// already writes, so counting a resolution writes no other cache line.
@@ -22,15 +20,27 @@ struct SlotStorage {
     /// Below this many names a linear walk beats hashing the name.
     @usableFromInline static var indexThreshold: Int { 16 }
 
-    /// Initializes the slot memory at `storage` (the lock word unlocked, no registrations).
-    static func initialize(_ storage: UnsafeMutablePointer<SlotStorage>, id: UInt) {
-        storage.initialize(to: SlotStorage(id: id))
-        SlotLock.prepare(TypeSlot(storage: storage).lock.word)
+    /// Bytes before the struct in a slot: the lock word (padded to 8 bytes), then the key id.
+    @usableFromInline static var headerSize: Int { 16 }
+    /// Where the key id (type metadata address or `Factory` key) sits, from the struct's start.
+    /// Written before the slot is published and never again.
+    @usableFromInline static var idOffset: Int { -8 }
+    /// Where the lock word sits, from the struct's start.
+    @usableFromInline static var lockOffset: Int { -16 }
+
+    /// Initializes the slot whose line starts at `slot` (the lock word unlocked, no
+    /// registrations) and returns its storage.
+    static func initialize(slot: UnsafeMutableRawPointer, id: UInt) -> UnsafeMutablePointer<SlotStorage> {
+        assert(MemoryLayout<SlotLock.Word>.size <= 8 && headerSize + MemoryLayout<SlotStorage>.size <= stride,
+               "a slot must fit its cache line")
+        let storage = (slot + headerSize).bindMemory(to: SlotStorage.self, capacity: 1)
+        SlotLock.prepare((slot + headerSize + lockOffset).bindMemory(to: SlotLock.Word.self, capacity: 1))
+        (slot + headerSize + idOffset).bindMemory(to: UInt.self, capacity: 1).initialize(to: id)
+        storage.initialize(to: SlotStorage())
+        return storage
     }
 
-    private init(id: UInt) {
-        lockWord = SlotLock.Word()
-        self.id = id
+    private init() {
         unnamed = nil
         unnamedResolutions = 0
         named = []
@@ -64,12 +74,15 @@ struct TypeSlot {
     @inlinable @inline(__always)
     init(storage: UnsafeMutablePointer<SlotStorage>) { self.storage = storage }
 
+    /// The registry key id the slot serves (immutable, so read without the lock).
     @inlinable
-    var id: UInt { storage.pointee.id }
+    var id: UInt { UnsafeRawPointer(storage).load(fromByteOffset: SlotStorage.idOffset, as: UInt.self) }
 
-    /// The slot's lock; its word is the storage's first field.
+    /// The slot's lock; its word starts the slot's cache line.
     @inlinable
-    var lock: SlotLock { SlotLock(word: UnsafeMutableRawPointer(storage).assumingMemoryBound(to: SlotLock.Word.self)) }
+    var lock: SlotLock {
+        SlotLock(word: (UnsafeMutableRawPointer(storage) + SlotStorage.lockOffset).assumingMemoryBound(to: SlotLock.Word.self))
+    }
 
     /// Finds the registration for `name` and counts one resolution of it; call with the lock held
     /// and use the result only while holding the lock (the slot keeps it alive until then). The

@@ -1,4 +1,4 @@
-import CWeaveDIThreadLocal
+import CWeaveDIShims
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)

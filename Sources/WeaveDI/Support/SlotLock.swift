@@ -1,3 +1,4 @@
+import CWeaveDIShims
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -9,15 +10,15 @@ import Musl
 /// A tiny lock guarding one registry slot (or one scope instance).
 ///
 /// Critical sections under it are a handful of loads and stores; factories never run while it is
-/// held. On Apple platforms it is `os_unfair_lock`; elsewhere a `pthread_spinlock_t` taken with
-/// `pthread_spin_trylock` (one atomic exchange), falling back to yielding when contended so a
-/// preempted holder is not spun against. Both are several times cheaper than `pthread_mutex_t`
-/// on the uncontended path every resolution takes.
+/// held. On Apple platforms it is `os_unfair_lock`; elsewhere a word taken with one inlined
+/// compare-and-swap, falling back to spinning on reads and then yielding when contended, so a
+/// preempted holder is not spun against.
 ///
-/// Both lock and unlock are deliberately calls into the C library rather than inlined atomics.
-/// The resolution path reads an instance or a record under the lock and retains it only because
-/// the lock keeps it alive; Swift's optimizer may move a retain past an inlined atomic store (the
-/// retain would then race with a concurrent release), but never past a call it cannot see into.
+/// Releasing is always a call the optimizer cannot see into (`os_unfair_lock_unlock`,
+/// `weavedi_slot_unlock`). The resolution path reads an instance or a record under the lock and
+/// retains it only because the lock keeps it alive; Swift's optimizer may move a retain past an
+/// inlined atomic store (the retain would then race with a concurrent release), but never past
+/// such a call. Taking the lock may be inlined: nothing read under it can be retained before it.
 ///
 /// `SlotLock` is a pointer to the lock word, so the word can live wherever its owner keeps it:
 /// registry slots keep it in their arena storage (no allocation per registration), scope
@@ -27,7 +28,7 @@ struct SlotLock: @unchecked Sendable {
     #if canImport(Darwin)
     @usableFromInline typealias Word = os_unfair_lock
     #else
-    @usableFromInline typealias Word = pthread_spinlock_t
+    @usableFromInline typealias Word = CInt
     #endif
 
     @usableFromInline let word: UnsafeMutablePointer<Word>
@@ -48,7 +49,6 @@ struct SlotLock: @unchecked Sendable {
         word.initialize(to: os_unfair_lock())
         #else
         word.initialize(to: 0)
-        _ = pthread_spin_init(word, Int32(PTHREAD_PROCESS_PRIVATE))
         #endif
     }
 
@@ -63,21 +63,24 @@ struct SlotLock: @unchecked Sendable {
     #else
     @inlinable @inline(__always)
     func lock() {
-        if pthread_spin_trylock(word) != 0 { lockContended() }
+        if !weavedi_slot_try_lock(word) { lockContended() }
     }
 
     @inlinable @inline(__always)
-    func unlock() { _ = pthread_spin_unlock(word) }
+    func unlock() { weavedi_slot_unlock(word) }
 
     @usableFromInline
     func lockContended() {
         var attempts = 0
-        while pthread_spin_trylock(word) != 0 {
-            attempts += 1
-            // Brief spinning covers a holder running on another core; past that, the holder was
-            // probably preempted, so give it the processor.
-            if attempts > 64 { sched_yield() }
-        }
+        repeat {
+            // Read before retrying, so waiting threads do not keep stealing the line from the
+            // holder. Brief spinning covers a holder running on another core; past that, the
+            // holder was probably preempted, so give it the processor.
+            while weavedi_slot_is_locked(word) {
+                attempts += 1
+                if attempts > 64 { sched_yield() }
+            }
+        } while !weavedi_slot_try_lock(word)
     }
     #endif
 
