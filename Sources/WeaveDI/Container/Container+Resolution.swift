@@ -113,22 +113,26 @@ extension Container {
     /// costs: one atomic load (auto-registration done?), one table probe, the slot lock, one
     /// retain of the instance, and, unless optimization is on, one thread-local read to see
     /// whether a factory is running (for the dependency graph). Nothing is allocated.
+    ///
+    /// `type` itself is never read: each path that needs `T`'s metadata names `T.self` where it
+    /// needs it, so a specialized copy does not materialize the metadata on entry (a call, for
+    /// protocol and generic types) for a cached singleton that never uses it.
     @inlinable
-    func resolveCore<T>(key: RegistryKey, type: T.Type) throws(DIError) -> T {
+    func resolveCore<T>(key: RegistryKey, type _: T.Type) throws(DIError) -> T {
         ensureAutoRegistered()
         // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
-        guard let slot = registry.slot(for: key.id) else { return try resolveMissing(type, key: key) }
+        guard let slot = registry.slot(for: key.id) else { return try resolveMissing(T.self, key: key) }
         var pending: TypedRecord<T>?
         let cached = Container.lookUp(slot, key.name, pending: &pending)
         if cached != nil {
-            if recordsGraph { noteEdgeIfNested(to: key, type: type) }
+            if recordsGraph && ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
             // Moved out, not copied: binding it with `if let` would cost a retain/release pair.
             return (consume cached).unsafelyUnwrapped
         }
         if pending != nil {
-            return try resolve(record: (consume pending).unsafelyUnwrapped, key: key, lock: slot.lock, type: type)
+            return try resolve(record: (consume pending).unsafelyUnwrapped, key: key, lock: slot.lock, type: T.self)
         }
-        return try resolveMissing(type, key: key)
+        return try resolveMissing(T.self, key: key)
     }
 
     /// Looks `name` up in `slot` under its lock, counting the resolution. Returns a built

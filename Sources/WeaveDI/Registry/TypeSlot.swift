@@ -105,16 +105,14 @@ struct TypeSlot {
             return Unmanaged.passUnretained(storage.pointee.named[position].record)
         }
         // Comparing a few small strings is cheaper than hashing; the entries are walked in place
-        // (no copies, so no reference counting).
-        return storage.pointee.named.withUnsafeMutableBufferPointer { entries -> Unmanaged<RegistrationRecord>? in
-            var entry = entries.baseAddress
-            let end = entry.map { $0 + entries.count }
-            while let current = entry, current != end {
-                if current.pointee.record.name == name {
-                    if counting { current.pointee.resolutions &+= 1 }
-                    return Unmanaged.passUnretained(current.pointee.record)
-                }
-                entry = current + 1
+        // (no copies, so no reference counting). The walk borrows the array read-only, which
+        // skips the uniqueness check a mutable borrow makes, and counts through a pointer: the
+        // slot is the buffer's only owner and its lock is held, so the write is exclusive.
+        return storage.pointee.named.withUnsafeBufferPointer { entries -> Unmanaged<RegistrationRecord>? in
+            guard let base = entries.baseAddress else { return nil }
+            for index in 0..<entries.count where base[index].record.name == name {
+                if counting { UnsafeMutablePointer(mutating: base + index).pointee.resolutions &+= 1 }
+                return Unmanaged.passUnretained(base[index].record)
             }
             return nil
         }
