@@ -1,9 +1,9 @@
 // The lock word of a registry slot, on platforms without `os_unfair_lock`.
 //
-// Taking the lock is an inlined compare-and-swap (no call into libc). Releasing it is a call
-// on purpose: the resolution path reads an instance under the lock and retains it only because
-// the lock keeps it alive, and Swift's optimizer may move a retain past an inlined atomic store,
-// but never past a call it cannot see into.
+// Taking and releasing the lock are inlined atomics (no call into libc). The resolution path
+// reads an instance under the lock and retains it only because the lock keeps it alive, and
+// Swift's optimizer may move a retain past a plain atomic store; the release therefore starts
+// with a compiler barrier, which it treats like a call it cannot see into.
 #ifndef WEAVEDI_SLOT_LOCK_H
 #define WEAVEDI_SLOT_LOCK_H
 
@@ -22,7 +22,14 @@ static inline bool weavedi_slot_is_locked(int *_Nonnull word) {
     return atomic_load_explicit((_Atomic int *)word, memory_order_relaxed) != 0;
 }
 
-/// Releases the lock at `word`, which the caller holds. Defined out of line (see above).
-void weavedi_slot_unlock(int *_Nonnull word);
+/// Releases the lock at `word`, which the caller holds.
+///
+/// The empty `asm` with a memory clobber comes first: to the optimizer it is an opaque
+/// instruction that may read and write anything, so a retain made under the lock stays before it
+/// (and so before the releasing store), as it would before a call.
+static inline void weavedi_slot_unlock(int *_Nonnull word) {
+    __asm__ __volatile__("" ::: "memory");
+    atomic_store_explicit((_Atomic int *)word, 0, memory_order_release);
+}
 
 #endif
