@@ -121,7 +121,10 @@ extension Container {
     func resolveCore<T>(key: RegistryKey, type _: T.Type) throws(DIError) -> T {
         ensureAutoRegistered()
         // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
-        guard let slot = registry.slot(for: key.id) else { return try resolveMissing(T.self, key: key) }
+        // (The registry's table, through the copy of its pointer kept in the container.)
+        guard let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(key.id) }) else {
+            return try resolveMissing(T.self, key: key)
+        }
         var pending: TypedRecord<T>?
         let cached = Container.lookUp(slot, key.name, pending: &pending)
         if cached != nil {

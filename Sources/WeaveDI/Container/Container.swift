@@ -24,7 +24,10 @@ import Musl
 /// let repository = WeaveDI.Container.shared.resolve(UserRepository.self)
 /// ```
 public final class Container: @unchecked Sendable {
-    @usableFromInline let registry = Registry()
+    @usableFromInline let registry: Registry
+    /// The registry's current-table pointer, kept here too so the resolution path reaches the
+    /// table in one load fewer (each is a step of a dependent chain on every resolution).
+    @usableFromInline let currentTable: UnsafeAtomic<Unmanaged<SlotTable>>
     /// The container this one falls back to for types it has no registration for.
     public let parent: Container?
     /// The root of the parent chain; it owns auto-registration.
@@ -59,6 +62,8 @@ public final class Container: @unchecked Sendable {
     /// Creates an empty container. With a `parent`, types this container does not register are
     /// resolved by the parent; the parent never sees this container's registrations.
     public init(parent: Container? = nil) {
+        registry = Registry()
+        currentTable = registry.current
         self.parent = parent
         let root = parent.map { $0.root ?? $0 }
         self.root = root
@@ -70,6 +75,8 @@ public final class Container: @unchecked Sendable {
     /// A validation sandbox: a root container whose failures and slow resolutions reach
     /// `sink` only, and which never runs `AutoRegistering` (it is filled with copies instead).
     init(sandboxReportingTo sink: ValidationCollector) {
+        registry = Registry()
+        currentTable = registry.current
         self.parent = nil
         self.root = nil
         self.autoRegistrationState = .create(2)
