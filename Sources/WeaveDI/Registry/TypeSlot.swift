@@ -97,13 +97,9 @@ struct TypeSlot {
         return findNamed(name, counting: true)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func findNamed(_ name: String, counting: Bool) -> Unmanaged<RegistrationRecord>? {
-        if let index = storage.pointee.namedIndex {
-            guard let position = index[name] else { return nil }
-            if counting { storage.pointee.named[position].resolutions &+= 1 }
-            return Unmanaged.passUnretained(storage.pointee.named[position].record)
-        }
+        if storage.pointee.namedIndex != nil { return findIndexed(name, counting: counting) }
         // Comparing a few small strings is cheaper than hashing; the entries are walked in place
         // (no copies, so no reference counting). The walk borrows the array read-only, which
         // skips the uniqueness check a mutable borrow makes, and counts through a pointer: the
@@ -116,6 +112,14 @@ struct TypeSlot {
             }
             return nil
         }
+    }
+
+    /// ``findNamed(_:counting:)`` through the name index (many names; out of line).
+    @usableFromInline
+    func findIndexed(_ name: String, counting: Bool) -> Unmanaged<RegistrationRecord>? {
+        guard let position = storage.pointee.namedIndex?[name] else { return nil }
+        if counting { storage.pointee.named[position].resolutions &+= 1 }
+        return Unmanaged.passUnretained(storage.pointee.named[position].record)
     }
 
     /// The registration for `name`; call with the lock held.
