@@ -117,8 +117,29 @@ extension Container {
     /// `type` itself is never read: each path that needs `T`'s metadata names `T.self` where it
     /// needs it, so a specialized copy does not materialize the metadata on entry (a call, for
     /// protocol and generic types) for a cached singleton that never uses it.
-    @inlinable
+    ///
+    /// Unnamed and named resolutions are separate functions, so the specialized copy a plain
+    /// `resolve(T.self)` calls holds no code for names at all.
+    @inlinable @inline(__always)
     func resolveCore<T>(key: RegistryKey, type _: T.Type) throws(DIError) -> T {
+        if key.name == nil { return try resolveUnnamed(id: key.id) }
+        return try resolveNamed(key: key)
+    }
+
+    /// Takes the id alone: the key's (absent) name costs no arguments and no spills.
+    @inlinable
+    func resolveUnnamed<T>(id: UInt) throws(DIError) -> T {
+        try resolveSlot(key: RegistryKey(rawID: id, name: nil), name: nil)
+    }
+
+    @inlinable
+    func resolveNamed<T>(key: RegistryKey) throws(DIError) -> T {
+        try resolveSlot(key: key, name: key.name)
+    }
+
+    /// The body of both: `name` is a constant `nil` in the unnamed copy.
+    @inlinable @inline(__always)
+    func resolveSlot<T>(key: RegistryKey, name: String?) throws(DIError) -> T {
         ensureAutoRegistered()
         // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
         // (The registry's table, through the copy of its pointer kept in the container.)
@@ -126,7 +147,7 @@ extension Container {
             return try resolveMissing(T.self, key: key)
         }
         var pending: TypedRecord<T>?
-        let cached = Container.lookUp(slot, key.name, pending: &pending)
+        let cached = Container.lookUp(slot, name, pending: &pending)
         if cached != nil {
             if recordsGraph && ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
             // Moved out, not copied: binding it with `if let` would cost a retain/release pair.
@@ -190,7 +211,7 @@ extension Container {
         if stack.depth != 0 { try enterNested(key: key, type: type, stack: stack) }
         stack.push(key, type: type, container: identity)
         defer { stack.pop() }
-        if flags.timing.load(ordering: .relaxed) {
+        if timingFlag.load(ordering: .relaxed) {
             return try runTimed(factory, key: key, type: type, stack: stack.object)
         }
         do { return try factory() } catch {

@@ -49,6 +49,10 @@ public final class Container: @unchecked Sendable {
     /// The process-wide switches, referenced from the container so the resolution path reads them
     /// without going through the lazily initialized global's accessor.
     @usableFromInline let flags: RuntimeFlags = runtimeFlags
+    /// `flags.optimized` and `flags.timing`, kept here too: every resolution reads one of them,
+    /// and this saves the hop through `flags`.
+    @usableFromInline let optimizedFlag: UnsafeAtomic<Bool> = runtimeFlags.optimized
+    @usableFromInline let timingFlag: UnsafeAtomic<Bool> = runtimeFlags.timing
 
     /// What to do when a type is registered again under the same name.
     public var duplicatePolicy: DuplicatePolicy {
@@ -87,7 +91,7 @@ public final class Container: @unchecked Sendable {
     /// Whether resolutions record dependency-graph edges: unless optimization is on. A sandbox
     /// always records (validation needs the edges); the common path reads one atomic.
     @inlinable @inline(__always)
-    var recordsGraph: Bool { !flags.optimized.load(ordering: .relaxed) || alwaysRecordsGraph }
+    var recordsGraph: Bool { !optimizedFlag.load(ordering: .relaxed) || alwaysRecordsGraph }
 
     deinit {
         // A child shares its root's word; the root (which the child keeps alive) frees it.
