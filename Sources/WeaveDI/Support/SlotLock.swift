@@ -14,11 +14,12 @@ import Musl
 /// compare-and-swap, falling back to spinning on reads and then yielding when contended, so a
 /// preempted holder is not spun against.
 ///
-/// Releasing is always a call the optimizer cannot see into (`os_unfair_lock_unlock`,
-/// `weavedi_slot_unlock`). The resolution path reads an instance or a record under the lock and
-/// retains it only because the lock keeps it alive; Swift's optimizer may move a retain past an
-/// inlined atomic store (the retain would then race with a concurrent release), but never past
-/// such a call. Taking the lock may be inlined: nothing read under it can be retained before it.
+/// The resolution path reads an instance or a record under the lock and retains it only because
+/// the lock keeps it alive, and Swift's optimizer may move a retain past a plain atomic store (the
+/// retain would then race with a concurrent release). So releasing is never a plain store: it is
+/// `os_unfair_lock_unlock` (a call the optimizer cannot see into), or `weavedi_slot_unlock`, whose
+/// store follows a compiler barrier the optimizer treats the same way. Taking the lock needs no
+/// such care: nothing read under it can be retained before it.
 ///
 /// `SlotLock` is a pointer to the lock word, so the word can live wherever its owner keeps it:
 /// registry slots keep it in their arena storage (no allocation per registration), scope
