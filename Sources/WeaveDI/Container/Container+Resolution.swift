@@ -109,10 +109,11 @@ extension Container {
     /// Resolves the registration stored under `key`, which must have been made for `T`
     /// (`Factory` keys use their own ids).
     ///
-    /// This is the hot path, inlined into (and specialized for) every caller. A built singleton
-    /// costs: one atomic load (auto-registration done?), one table probe, the slot lock, one
-    /// retain of the instance, and, unless optimization is on, one thread-local read to see
-    /// whether a factory is running (for the dependency graph). Nothing is allocated.
+    /// This is the hot path: the dispatch below is inlined into every caller, and the look-up
+    /// runs in a copy specialized for `T`. A built singleton costs one atomic load
+    /// (auto-registration done?), one table probe, the slot lock around a few loads, one retain
+    /// of the instance, and, unless optimization is on, one thread-local load to see whether a
+    /// factory is running (for the dependency graph). Nothing is allocated.
     ///
     /// `type` itself is never read: each path that needs `T`'s metadata names `T.self` where it
     /// needs it, so a specialized copy does not materialize the metadata on entry (a call, for
@@ -126,12 +127,14 @@ extension Container {
         return try resolveNamed(key: key)
     }
 
-    /// Takes the id alone: the key's (absent) name costs no arguments and no spills.
+    /// ``resolveCore(key:type:)`` for an unnamed key. Takes the id alone: the key's (absent) name
+    /// costs no arguments and no spills.
     @inlinable
     func resolveUnnamed<T>(id: UInt) throws(DIError) -> T {
         try resolveSlot(key: RegistryKey(rawID: id, name: nil), name: nil)
     }
 
+    /// ``resolveCore(key:type:)`` for a named key.
     @inlinable
     func resolveNamed<T>(key: RegistryKey) throws(DIError) -> T {
         try resolveSlot(key: key, name: key.name)
