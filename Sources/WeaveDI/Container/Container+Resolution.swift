@@ -370,13 +370,6 @@ extension Container {
         return error
     }
 
-    /// Notes a graph edge when a factory is running on this thread (a cached singleton resolved at
-    /// the top level has no dependent, so this costs one thread-local read and a compare).
-    @inlinable @inline(__always)
-    func noteEdgeIfNested(to key: RegistryKey, type: Any.Type) {
-        if ThreadStack.isResolving { noteEdge(to: key, type: type, stack: ThreadStack.current) }
-    }
-
     /// Records "the factory running on this thread resolved `key`" in the dependency graph.
     @usableFromInline
     func noteEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
