@@ -75,36 +75,34 @@ extension Container {
         site: RegistrationSite,
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
-        insert(key: key, type: T.self, site: site) { sequence in
-            makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies,
-                       sequence: sequence, factory: factory)
+        insert(key: key, type: T.self, site: site) {
+            makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies, factory: factory)
         }
     }
 
     /// Stores `instance` as a singleton under `key`.
     func store<T>(key: RegistryKey, site: RegistrationSite, instance: T) -> RegistrationHandle {
-        insert(key: key, type: T.self, site: site) { sequence in
-            SingletonRecord(name: key.name, site: site, sequence: sequence, instance: instance)
+        insert(key: key, type: T.self, site: site) {
+            SingletonRecord(name: key.name, site: site, instance: instance)
         }
     }
 
     /// Puts the record `make` builds into the slot for `key`, applying the duplicate policy.
     ///
-    /// Everything here is non-generic except what `make` does, so registration code (generic and
-    /// unspecialized in the library) pays one generic-metadata look-up per registration.
+    /// Everything here is non-generic; `make` erases the factory.
     private func insert(
-        key: RegistryKey, type: Any.Type, site: RegistrationSite, _ make: (_ sequence: Int) -> RegistrationRecord
+        key: RegistryKey, type: Any.Type, site: RegistrationSite, _ make: () -> RegistrationRecord
     ) -> RegistrationHandle {
         let rejects = duplicatePolicy == .reject
         var replaced: RegistrationRecord?
         var rejectedBy: RegistrationRecord?
         let record = registry.withSlotForWriting(id: key.id) { slot, sequence in
-            let record = make(sequence)
+            let record = make()
             slot.lock.withLock {
                 if rejects, let existing = slot.record(named: key.name) {
                     rejectedBy = existing
                 } else {
-                    replaced = slot.setRecord(record, named: key.name)
+                    replaced = slot.setRecord(record, named: key.name, sequence: sequence)
                 }
             }
             return record

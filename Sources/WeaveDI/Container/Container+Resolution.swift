@@ -149,57 +149,45 @@ extension Container {
         guard let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(key.id) }) else {
             return try resolveMissing(T.self, key: key)
         }
-        var pending: TypedRecord<T>?
-        let cached = Container.lookUp(slot, name, pending: &pending)
-        if cached != nil {
-            if recordsGraph && ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
-            // Moved out, not copied: binding it with `if let` would cost a retain/release pair.
-            return (consume cached).unsafelyUnwrapped
-        }
-        if pending != nil {
-            return try resolve(record: (consume pending).unsafelyUnwrapped, key: key, lock: slot.lock, type: T.self)
-        }
-        return try resolveMissing(T.self, key: key)
-    }
-
-    /// Looks `name` up in `slot` under its lock, counting the resolution. Returns a built
-    /// singleton; otherwise sets `pending` to the registration whose factory (or shared-instance
-    /// logic) must run outside the lock, or leaves it nil when nothing is registered. The common
-    /// case takes the lock once and retains only the instance.
-    @inlinable @inline(__always)
-    static func lookUp<T>(_ slot: TypeSlot, _ name: String?, pending: inout TypedRecord<T>?) -> T? {
         let lock = slot.lock
         lock.lock()
         guard let found = slot.findCountingResolution(named: name) else {
             lock.unlock()
-            return nil
+            return try resolveMissing(T.self, key: key)
         }
-        // The record is used unretained while the lock keeps it in the slot; only a record whose
-        // factory must run is retained (it may be replaced while the factory runs).
-        let value = found._withUnsafeGuaranteedRef { record -> T? in
-            // The key is derived from `T`, so the record is a `TypedRecord<T>` (a
-            // `SingletonRecord<T>` when its tag says singleton): no dynamic cast.
-            if record.scopeTag == 1, let value = unsafeDowncast(record, to: SingletonRecord<T>.self).value {
-                return value
-            }
-            pending = unsafeDowncast(record, to: TypedRecord<T>.self)
-            return nil
+        // The record is used unretained while the lock keeps it in the slot. The key is derived
+        // from `T`, so the record's type is `T` (and the record a `SingletonRecord` when its tag
+        // says singleton): no dynamic cast. Each branch below leaves the lock with exactly what
+        // it needs retained: a built singleton's instance, a transient's factory (the record may
+        // be replaced while it runs), or the record whose shared instance must be built.
+        let tag = found._withUnsafeGuaranteedRef { $0.scopeTag }
+        if tag == 1, found._withUnsafeGuaranteedRef({ $0.hasInstance }) {
+            let value = found._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SingletonRecord.self).instanceValue(as: T.self) }
+            lock.unlock()
+            if recordsGraph && ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
+            return value
         }
+        if tag == 0 {
+            let factory = found._withUnsafeGuaranteedRef { $0.factory.typed(as: T.self) }
+            lock.unlock()
+            return try runFactory(factory, key: key, type: T.self)
+        }
+        let record = found.takeUnretainedValue()
         lock.unlock()
-        return value
+        return try resolve(record: record, key: key, lock: lock, type: T.self)
     }
 
     /// Resolves `record` (retained by the caller) outside any lock; `lock` is its slot's lock.
-    @inlinable
-    func resolve<T>(record: TypedRecord<T>, key: RegistryKey, lock: SlotLock, type: T.Type) throws(DIError) -> T {
+    @inlinable @inline(__always)
+    func resolve<T>(record: RegistrationRecord, key: RegistryKey, lock: SlotLock, type: T.Type) throws(DIError) -> T {
         switch record.scopeTag {
         case 0:
-            return try runFactory(record.factory, key: key, type: type)
+            return try runFactory(record.factory.typed(as: T.self), key: key, type: type)
         case 1:
-            let singleton = unsafeDowncast(record, to: SingletonRecord<T>.self)
+            let singleton = unsafeDowncast(record, to: SingletonRecord.self)
             return try resolveShared(record, cell: singleton, lock: lock, key: key)
         case 2:
-            let weak = unsafeDowncast(record, to: WeakRecord<T>.self)
+            let weak = unsafeDowncast(record, to: WeakRecord.self)
             return try resolveShared(record, cell: weak, lock: lock, key: key)
         default:
             return try resolveScoped(record, key: key)
@@ -266,8 +254,8 @@ extension Container {
 
     /// Builds (once) or returns the shared instance in `cell`, which `lock` guards.
     @usableFromInline
-    func resolveShared<T, Cell: InstanceStorage<T>>(
-        _ record: TypedRecord<T>, cell: Cell, lock: SlotLock, key: RegistryKey
+    func resolveShared<T, Cell: InstanceStorage>(
+        _ record: RegistrationRecord, cell: Cell, lock: SlotLock, key: RegistryKey
     ) throws(DIError) -> T {
         let threadStack = ThreadStack.current
         let stack = threadStack.object
@@ -278,7 +266,7 @@ extension Container {
         let me = stack.threadID
         while true {
             lock.lock()
-            if let value = cell.cached {
+            if let value = cell.cached(as: T.self) {
                 lock.unlock()
                 if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
                 return value
@@ -295,7 +283,7 @@ extension Container {
         }
         let value: T
         do {
-            value = try runFactory(record.factory, key: key, type: T.self)
+            value = try runFactory(record.factory.typed(as: T.self), key: key, type: T.self)
         } catch {
             BuildCoordinator.shared.signal { lock.withLock { cell.builder = nil } }
             throw error
@@ -310,15 +298,15 @@ extension Container {
     }
 
     @usableFromInline
-    func resolveScoped<T>(_ record: TypedRecord<T>, key: RegistryKey) throws(DIError) -> T {
+    func resolveScoped<T>(_ record: RegistrationRecord, key: RegistryKey) throws(DIError) -> T {
         let instance = currentScopeInstance(for: record.scope)
         instance.lock.lock()
         if instance.ended {
             instance.lock.unlock()
             throw DIError.scopeEnded(scope: record.scope.customName ?? record.scope.description, type: T.self)
         }
-        // A custom-scope tag means the record is a `ScopedRecord<T>`.
-        let cell = instance.cell(for: unsafeDowncast(record, to: ScopedRecord<T>.self))
+        // A custom-scope tag means the record is a `ScopedRecord`.
+        let cell = instance.cell(for: unsafeDowncast(record, to: ScopedRecord.self))
         instance.lock.unlock()
         return try resolveShared(record, cell: cell, lock: instance.lock, key: key)
     }

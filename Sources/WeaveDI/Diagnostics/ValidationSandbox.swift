@@ -16,8 +16,8 @@ final class ValidationSandbox {
         var replaced: [RegistrationRecord] = []
         for registration in source.chainedRegistrations() {
             container.registry.withSlotForWriting(id: registration.key.id) { slot, sequence in
-                let copy = registration.record.freshCopy(sequence: sequence)
-                if let old = slot.lock.withLock({ slot.setRecord(copy, named: registration.key.name) }) {
+                let copy = registration.record.freshCopy()
+                if let old = slot.lock.withLock({ slot.setRecord(copy, named: registration.key.name, sequence: sequence) }) {
                     replaced.append(old)
                 }
             }

@@ -88,10 +88,3 @@ public struct InjectedValues: Sendable {
     }
 }
 
-/// Holds one entry's value (an override or a cached default) under its key's identity.
-@usableFromInline
-final class ValueBox<Value> {
-    @usableFromInline let value: Value
-
-    @usableFromInline init(_ value: Value) { self.value = value }
-}

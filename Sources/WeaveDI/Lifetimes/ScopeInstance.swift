@@ -10,7 +10,7 @@ public final class ScopeInstance: @unchecked Sendable {
     public let scope: Scope
     @usableFromInline let lock = SlotLock()
     /// Instance cells by registration record (guarded by `lock`).
-    @usableFromInline var cells: [UInt64: AnyObject] = [:]
+    @usableFromInline var cells: [UInt64: InstanceCell] = [:]
     @usableFromInline var ended = false
 
     init(scope: Scope) { self.scope = scope }
@@ -26,7 +26,7 @@ public final class ScopeInstance: @unchecked Sendable {
 
     /// Ends the scope instance and releases every instance it holds.
     public func end() {
-        let released: [UInt64: AnyObject] = lock.withLock {
+        let released: [UInt64: InstanceCell] = lock.withLock {
             ended = true
             defer { cells = [:] }
             return cells
@@ -36,10 +36,10 @@ public final class ScopeInstance: @unchecked Sendable {
 
     /// The cell for `record`, created on first use; call with the lock held.
     @usableFromInline
-    func cell<T>(for record: ScopedRecord<T>) -> InstanceCell<T> {
+    func cell(for record: ScopedRecord) -> InstanceCell {
         let id = record.uniqueID
-        if let existing = cells[id] { return unsafeDowncast(existing, to: InstanceCell<T>.self) }
-        let cell = InstanceCell<T>()
+        if let existing = cells[id] { return existing }
+        let cell = InstanceCell(type: record.type)
         cells[id] = cell
         return cell
     }

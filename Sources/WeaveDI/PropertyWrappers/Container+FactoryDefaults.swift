@@ -41,9 +41,8 @@ extension Container {
         registry.withSlotForWriting(id: key.id) { slot, sequence in
             guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
             // Made outside the slot lock (an allocation); the write lock keeps other writers out.
-            let record = makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: [],
-                                    sequence: sequence, factory: factory)
-            slot.lock.withLock { _ = slot.setRecord(record, named: key.name) }
+            let record = makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
+            slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
         }
     }
 }

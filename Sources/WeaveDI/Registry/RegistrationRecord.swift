@@ -1,7 +1,13 @@
 import Atomics
 
 /// One registration as the registry stores it. Immutable once published, except for a shared
-/// instance, which the owning slot's lock guards. (Its resolution count lives in the slot.)
+/// instance, which the owning slot's lock guards. (Its resolution count and registration order
+/// live in the slot.)
+///
+/// Records are not generic: the registered type is a stored metatype and the factory an
+/// ``ErasedFactory``, so making one looks up no generic metadata (for each registered type, that
+/// look-up cost more than the rest of a registration). Code that resolves knows `T` and reads
+/// the factory and a built instance back as `T`.
 ///
 /// Records are kept small because an app makes thousands: fields are ordered so small ones share
 /// a word, the scope is implied by the subclass for the built-in lifetimes, and the instance of a
@@ -10,21 +16,28 @@ import Atomics
 class RegistrationRecord: @unchecked Sendable {
     /// 0 transient, 1 singleton, 2 weak, 3 custom scope: what the resolution path switches on.
     @usableFromInline let scopeTag: UInt8
+    /// Whether a singleton's instance is built (guarded by the slot lock; unused by other
+    /// lifetimes). Kept here, beside the tag, because resolving a singleton reads both.
+    @exclusivity(unchecked) @usableFromInline final var hasInstance = false
     private let siteLine: Int32
-    /// Registration order, so listings and validation are stable.
-    let sequence: Int
     @usableFromInline let name: String?
     private let siteFileID: String
     /// Types the registration declared it depends on (modules do); validation checks them.
     let declaredDependencies: [Any.Type]
+    /// The registered type: what the factory returns.
+    let type: Any.Type
+    /// Builds an instance of `type`.
+    @usableFromInline let factory: ErasedFactory
 
-    init(scopeTag: UInt8, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int) {
+    init(scopeTag: UInt8, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+         type: Any.Type, factory: ErasedFactory) {
         self.scopeTag = scopeTag
         self.siteLine = Int32(clamping: site.line)
-        self.sequence = sequence
         self.name = name
         self.siteFileID = site.fileID
         self.declaredDependencies = declaredDependencies
+        self.type = type
+        self.factory = factory
     }
 
     /// Where the registration was made.
@@ -39,177 +52,149 @@ class RegistrationRecord: @unchecked Sendable {
         }
     }
 
-    /// The registered type (the subclass knows it).
-    var type: Any.Type { preconditionFailure("RegistrationRecord is abstract") }
-
     var displayName: String { ResolutionFrame.displayName(type, name) }
 
     /// Resolves this registration without knowing its static type (for `resolve(_: Any.Type)`).
     func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot) throws(DIError) -> Any {
-        preconditionFailure("RegistrationRecord is abstract")
+        func resolve<T>(_: T.Type) -> Result<Any, DIError> {
+            Result { () throws(DIError) -> Any in
+                try container.resolve(record: self, key: key, lock: slot.lock, type: T.self)
+            }
+        }
+        return try _openExistential(type, do: resolve).get()
     }
 
-    /// Drops cached instances (singleton, weak) without removing the registration.
-    func releaseCachedInstance() {}
-
     /// A copy of this registration with no cached instance, for sandboxed validation.
-    func freshCopy(sequence: Int) -> RegistrationRecord { self }
+    func freshCopy() -> RegistrationRecord {
+        makeRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+                   type: type, factory: factory)
+    }
+}
+
+/// The record for a registration of `factory` in `scope`.
+///
+/// Generic only to erase the factory: it makes no generic type's metadata, so unspecialized
+/// callers (registration code is generic in the library) pay no metadata look-up.
+func makeRecord<T>(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+                   factory: @escaping @Sendable () throws -> T) -> RegistrationRecord {
+    makeRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+               type: T.self, factory: ErasedFactory(factory))
+}
+
+/// The record for a registration of `scope`: a plain ``RegistrationRecord`` for transients, the
+/// matching subclass otherwise.
+func makeRecord(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+                type: Any.Type, factory: ErasedFactory) -> RegistrationRecord {
+    switch scope.kind {
+    case .transient:
+        return RegistrationRecord(scopeTag: 0, name: name, site: site, declaredDependencies: declaredDependencies,
+                                  type: type, factory: factory)
+    case .singleton:
+        return SingletonRecord(name: name, site: site, declaredDependencies: declaredDependencies,
+                               type: type, factory: factory)
+    case .weak:
+        return WeakRecord(name: name, site: site, declaredDependencies: declaredDependencies,
+                          type: type, factory: factory)
+    case .custom:
+        return ScopedRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+                            type: type, factory: factory)
+    }
 }
 
 /// What a shared instance (singleton, weak, or one per scope instance) is kept in, and who is
 /// building it. Guarded by the lock of whatever owns it (a registry slot or a scope instance).
 @usableFromInline
-protocol InstanceStorage<Value>: AnyObject {
-    associatedtype Value
-    /// The instance, if built and (for weak storage) still alive.
-    var cached: Value? { get }
+protocol InstanceStorage: AnyObject {
+    /// The instance, if built and (for weak storage) still alive; `T` is the registered type.
+    func cached<T>(as type: T.Type) -> T?
     /// The thread building the instance, if any.
     var builder: ObjectIdentifier? { get set }
-    func store(_ value: Value)
-    func clear()
-}
-
-/// Holds the instance of a scoped registration in one scope instance.
-@usableFromInline
-final class InstanceCell<T>: InstanceStorage {
-    @exclusivity(unchecked) @usableFromInline var value: T?
-    @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
-
-    @usableFromInline
-    init(value: T? = nil) { self.value = value }
-
-    @inlinable
-    var cached: T? { value }
-
-    @inlinable
-    func store(_ newValue: T) { value = newValue }
-
-    @usableFromInline
-    func clear() { value = nil }
-}
-
-/// A registration of `T` and the factory that builds it. Transient registrations are exactly this
-/// class; the shared lifetimes are subclasses that also hold the instance.
-@usableFromInline
-class TypedRecord<T>: RegistrationRecord, @unchecked Sendable {
-    @usableFromInline let factory: @Sendable () throws -> T
-
-    init(scopeTag: UInt8, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
-         factory: @escaping @Sendable () throws -> T) {
-        self.factory = factory
-        super.init(scopeTag: scopeTag, name: name, site: site,
-                   declaredDependencies: declaredDependencies, sequence: sequence)
-    }
-
-    override var type: Any.Type { T.self }
-
-    override func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot) throws(DIError) -> Any {
-        try container.resolve(record: self, key: key, lock: slot.lock, type: T.self) as Any
-    }
-
-    override func freshCopy(sequence: Int) -> RegistrationRecord {
-        makeRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-                   sequence: sequence, factory: factory)
-    }
-}
-
-/// The record for a registration of `scope`: a `TypedRecord<T>` for transients, the matching
-/// subclass otherwise.
-///
-/// A free function returning the non-generic base, so unspecialized callers (registration code
-/// is generic in the library) look up exactly one class's generic metadata per registration.
-func makeRecord<T>(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
-                   sequence: Int, factory: @escaping @Sendable () throws -> T) -> RegistrationRecord {
-    switch scope.kind {
-    case .transient:
-        return TypedRecord(scopeTag: 0, name: name, site: site, declaredDependencies: declaredDependencies,
-                           sequence: sequence, factory: factory)
-    case .singleton:
-        return SingletonRecord(name: name, site: site, declaredDependencies: declaredDependencies,
-                               sequence: sequence, factory: factory)
-    case .weak:
-        return WeakRecord(name: name, site: site, declaredDependencies: declaredDependencies,
-                          sequence: sequence, factory: factory)
-    case .custom:
-        return ScopedRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-                            sequence: sequence, factory: factory)
-    }
+    /// Keeps `value`, which the caller just built.
+    func store<T>(_ value: T)
 }
 
 /// A singleton registration: the instance is kept in the record, guarded by the slot lock.
 @usableFromInline
-final class SingletonRecord<T>: TypedRecord<T>, InstanceStorage, @unchecked Sendable {
-    @exclusivity(unchecked) @usableFromInline var value: T?
+final class SingletonRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable {
+    /// The instance, once ``RegistrationRecord/hasInstance``.
+    @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
     @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
 
-    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
-         factory: @escaping @Sendable () throws -> T) {
+    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+         factory: ErasedFactory) {
         super.init(scopeTag: 1, name: name, site: site, declaredDependencies: declaredDependencies,
-                   sequence: sequence, factory: factory)
+                   type: type, factory: factory)
     }
 
     /// A singleton whose instance already exists (`register(_:instance:)`).
-    init(name: String?, site: RegistrationSite, sequence: Int, instance: T) {
+    convenience init<T>(name: String?, site: RegistrationSite, instance: T) {
         let box = UncheckedBox(instance)
-        value = instance
-        super.init(scopeTag: 1, name: name, site: site, declaredDependencies: [], sequence: sequence,
-                   factory: { box.value })
+        self.init(name: name, site: site, declaredDependencies: [], type: T.self,
+                  factory: ErasedFactory { box.value })
+        store(instance)
+    }
+
+    deinit {
+        if hasInstance { withUnsafeMutablePointer(to: &instance) { $0.destroy(type: type) } }
     }
 
     @inlinable
-    var cached: T? { value }
+    func cached<T>(as _: T.Type) -> T? {
+        guard hasInstance else { return nil }
+        return instanceValue(as: T.self)
+    }
 
-    @inlinable
-    func store(_ newValue: T) { value = newValue }
+    /// The instance; call only when ``RegistrationRecord/hasInstance``.
+    @inlinable @inline(__always)
+    func instanceValue<T>(as _: T.Type) -> T {
+        withUnsafeMutablePointer(to: &instance) { $0.value(as: T.self) }
+    }
 
     @usableFromInline
-    func clear() { value = nil }
-
-    override func releaseCachedInstance() { clear() }
+    func store<T>(_ value: T) {
+        assert(!hasInstance, "a singleton's instance is stored once")
+        withUnsafeMutablePointer(to: &instance) { $0.store(value) }
+        hasInstance = true
+    }
 }
 
 /// A weak registration: the record holds the instance weakly, guarded by the slot lock.
 @usableFromInline
-final class WeakRecord<T>: TypedRecord<T>, InstanceStorage, @unchecked Sendable {
+final class WeakRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline weak var object: AnyObject?
     @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
 
-    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
-         factory: @escaping @Sendable () throws -> T) {
+    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+         factory: ErasedFactory) {
         super.init(scopeTag: 2, name: name, site: site, declaredDependencies: declaredDependencies,
-                   sequence: sequence, factory: factory)
+                   type: type, factory: factory)
     }
 
     @inlinable
-    var cached: T? {
+    func cached<T>(as _: T.Type) -> T? {
         // Weak storage holds class instances; a value type boxed here is released at once, which
         // makes a weak registration of a value type behave like a transient one.
         object.map { $0 as? T } ?? nil
     }
 
-    @inlinable
-    func store(_ newValue: T) { object = newValue as AnyObject }
-
     @usableFromInline
-    func clear() { object = nil }
-
-    override func releaseCachedInstance() { clear() }
+    func store<T>(_ value: T) { object = value as AnyObject }
 }
 
 /// A registration in a custom scope: instances live in scope instances, not in the record.
 @usableFromInline
-final class ScopedRecord<T>: TypedRecord<T>, @unchecked Sendable {
+final class ScopedRecord: RegistrationRecord, @unchecked Sendable {
     private let customScope: Scope
     /// Unique for the process's lifetime. Scope instances key their cells by it: a record's
     /// address can be reused once a replaced record is freed, its id never is. (Only scoped
     /// records need one, so the other lifetimes do not pay its bytes.)
     @usableFromInline let uniqueID: UInt64 = scopedRecordIDs.wrappingIncrementThenLoad(ordering: .relaxed)
 
-    init(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], sequence: Int,
-         factory: @escaping @Sendable () throws -> T) {
+    init(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+         factory: ErasedFactory) {
         customScope = scope
         super.init(scopeTag: 3, name: name, site: site, declaredDependencies: declaredDependencies,
-                   sequence: sequence, factory: factory)
+                   type: type, factory: factory)
     }
 
     override var scope: Scope { customScope }
@@ -217,3 +202,34 @@ final class ScopedRecord<T>: TypedRecord<T>, @unchecked Sendable {
 
 /// The source of ``ScopedRecord/uniqueID``; never destroyed (it lives as long as the process).
 let scopedRecordIDs = UnsafeAtomic<UInt64>.create(0)
+
+/// Holds the instance of a scoped registration in one scope instance.
+@usableFromInline
+final class InstanceCell: InstanceStorage {
+    /// The instance, once `hasInstance`.
+    @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
+    @exclusivity(unchecked) @usableFromInline var hasInstance = false
+    @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
+    /// The registered type (to destroy the instance).
+    private let type: Any.Type
+
+    @usableFromInline
+    init(type: Any.Type) { self.type = type }
+
+    deinit {
+        if hasInstance { withUnsafeMutablePointer(to: &instance) { $0.destroy(type: type) } }
+    }
+
+    @inlinable
+    func cached<T>(as _: T.Type) -> T? {
+        guard hasInstance else { return nil }
+        return withUnsafeMutablePointer(to: &instance) { $0.value(as: T.self) }
+    }
+
+    @usableFromInline
+    func store<T>(_ value: T) {
+        assert(!hasInstance, "a scope instance's instance is stored once")
+        withUnsafeMutablePointer(to: &instance) { $0.store(value) }
+        hasInstance = true
+    }
+}

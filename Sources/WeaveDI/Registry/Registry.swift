@@ -99,12 +99,12 @@ final class Registry: @unchecked Sendable {
 
     /// A consistent list of every current registration, in registration order.
     func allRecords() -> [(slot: TypeSlot, record: RegistrationRecord)] {
-        var result: [(TypeSlot, RegistrationRecord)] = []
+        var result: [(slot: TypeSlot, record: RegistrationRecord, sequence: Int)] = []
         forEachSlot { slot in
             slot.lock.withLock {
-                for record in slot.allRecords { result.append((slot, record)) }
+                for (record, sequence) in slot.allRecordsWithSequence { result.append((slot, record, sequence)) }
             }
         }
-        return result.sorted { $0.1.sequence < $1.1.sequence }
+        return result.sorted { $0.sequence < $1.sequence }.map { ($0.slot, $0.record) }
     }
 }

@@ -11,6 +11,8 @@ struct SlotStorage {
     /// Resolutions served by the current unnamed registration. Kept here, on the line the lock
     /// already writes, so counting a resolution writes no other cache line.
     @usableFromInline var unnamedResolutions: Int
+    /// When the current unnamed registration was made (the registry's registration counter).
+    @usableFromInline var unnamedSequence: Int
     /// Named registrations with their resolution counts; a type rarely has more than a few.
     @usableFromInline var named: [NamedRegistration]
     /// Positions in `named` by name, kept once a type has more than `indexThreshold` names, so
@@ -43,6 +45,7 @@ struct SlotStorage {
     private init() {
         unnamed = nil
         unnamedResolutions = 0
+        unnamedSequence = 0
         named = []
         namedIndex = nil
     }
@@ -53,11 +56,12 @@ struct SlotStorage {
     static var stride: Int { 64 }
 }
 
-/// A named registration in a slot and how many resolutions it served.
+/// A named registration in a slot, how many resolutions it served, and when it was made.
 @usableFromInline
 struct NamedRegistration {
     @usableFromInline var record: RegistrationRecord
     @usableFromInline var resolutions: Int
+    @usableFromInline var sequence: Int
 }
 
 /// Everything registered for one type (or `Factory` key): the unnamed registration and any named
@@ -136,12 +140,14 @@ struct TypeSlot {
     }
 
     /// Replaces the registration for `name` (or removes it, with `nil`), returning the one it
-    /// replaced; call with the lock held. A new registration counts its resolutions from zero.
-    func setRecord(_ record: RegistrationRecord?, named name: String?) -> RegistrationRecord? {
+    /// replaced; call with the lock held. A new registration counts its resolutions from zero;
+    /// `sequence` is when it was made (listings are in that order).
+    func setRecord(_ record: RegistrationRecord?, named name: String?, sequence: Int = 0) -> RegistrationRecord? {
         guard let name else {
             let old = storage.pointee.unnamed
             storage.pointee.unnamed = record
             storage.pointee.unnamedResolutions = 0
+            storage.pointee.unnamedSequence = sequence
             return old
         }
         let existing = storage.pointee.namedIndex.map { $0[name] }
@@ -149,7 +155,7 @@ struct TypeSlot {
         if let index = existing {
             let old = storage.pointee.named[index].record
             if let record {
-                storage.pointee.named[index] = NamedRegistration(record: record, resolutions: 0)
+                storage.pointee.named[index] = NamedRegistration(record: record, resolutions: 0, sequence: sequence)
             } else {
                 storage.pointee.named.remove(at: index)
                 rebuildNamedIndex()  // positions after `index` moved (removal is rare)
@@ -157,7 +163,7 @@ struct TypeSlot {
             return old
         }
         if let record {
-            storage.pointee.named.append(NamedRegistration(record: record, resolutions: 0))
+            storage.pointee.named.append(NamedRegistration(record: record, resolutions: 0, sequence: sequence))
             if storage.pointee.namedIndex != nil {
                 storage.pointee.namedIndex?[name] = storage.pointee.named.count - 1
             } else if storage.pointee.named.count > SlotStorage.indexThreshold {
@@ -190,6 +196,12 @@ struct TypeSlot {
     /// Every registration in the slot; call with the lock held.
     var allRecords: [RegistrationRecord] {
         (storage.pointee.unnamed.map { [$0] } ?? []) + storage.pointee.named.map(\.record)
+    }
+
+    /// Every registration in the slot with when it was made; call with the lock held.
+    var allRecordsWithSequence: [(record: RegistrationRecord, sequence: Int)] {
+        (storage.pointee.unnamed.map { [($0, storage.pointee.unnamedSequence)] } ?? [])
+            + storage.pointee.named.map { ($0.record, $0.sequence) }
     }
 
     /// Whether the slot holds any registration; call with the lock held.
