@@ -75,61 +75,66 @@ extension Container {
         site: RegistrationSite,
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
-        insert(key: key, type: T.self, site: site) {
+        insert(key: key, type: T.self, scope: scope, site: site) {
             makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies, factory: factory)
         }
     }
 
     /// Stores `instance` as a singleton under `key`.
     func store<T>(key: RegistryKey, site: RegistrationSite, instance: T) -> RegistrationHandle {
-        insert(key: key, type: T.self, site: site) {
+        insert(key: key, type: T.self, scope: .singleton, site: site) {
             SingletonRecord(name: key.name, site: site, instance: instance)
         }
     }
 
     /// Puts the record `make` builds into the slot for `key`, applying the duplicate policy.
     ///
-    /// Everything here is non-generic; `make` erases the factory.
+    /// Everything here is non-generic; `make` erases the factory. The record goes straight into
+    /// its slot: the handle identifies it by its sequence number, so registering retains nothing
+    /// but what the slot keeps.
     private func insert(
-        key: RegistryKey, type: Any.Type, site: RegistrationSite, _ make: () -> RegistrationRecord
+        key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, _ make: () -> RegistrationRecord
     ) -> RegistrationHandle {
         let rejects = duplicatePolicy == .reject
         var replaced: RegistrationRecord?
-        var rejectedBy: RegistrationRecord?
-        let record = registry.withSlotForWriting(id: key.id) { slot, sequence in
-            let record = make()
+        var rejectedBy: (site: RegistrationSite, sequence: Int)?
+        let sequence = registry.withSlotForWriting(id: key.id) { slot, sequence in
             slot.lock.withLock {
                 if rejects, let existing = slot.record(named: key.name) {
-                    rejectedBy = existing
+                    rejectedBy = (existing.site, slot.sequence(named: key.name) ?? 0)
                 } else {
-                    replaced = slot.setRecord(record, named: key.name, sequence: sequence)
+                    replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
                 }
             }
-            return record
+            return sequence
         }
         // Earlier records (and the instances they cached) are released here, outside every lock:
         // a deinit may resolve or register.
-        if let existing = rejectedBy {
-            report(.duplicateRegistration(type, name: key.name, first: existing.site, second: site))
-            return RegistrationHandle(container: self, key: key, record: existing)
+        if let rejectedBy {
+            report(.duplicateRegistration(type, name: key.name, first: rejectedBy.site, second: site))
+            return RegistrationHandle(container: self, key: key, sequence: rejectedBy.sequence, site: rejectedBy.site)
         }
         // One relaxed load decides whether anything is logged, before the logger is even looked up.
         // A validation sandbox's registrations are not the app's: they are never logged.
         let level = failureSink == nil ? flags.logLevel.load(ordering: .relaxed) : DILogLevel.off.rawValue
-        if let replaced, level >= DILogLevel.warnings.rawValue {
-            DiagnosticsCenter.shared.logWarning(
-                "\(record.displayName) registered at \(site) replaces the registration at \(replaced.site)")
-        } else if replaced == nil, level >= DILogLevel.all.rawValue {
-            DiagnosticsCenter.shared.logInfo("Registered \(record.displayName) (\(record.scope)) at \(site)")
+        if level >= DILogLevel.warnings.rawValue {
+            let displayName = ResolutionFrame.displayName(type, key.name)
+            if let replaced {
+                DiagnosticsCenter.shared.logWarning(
+                    "\(displayName) registered at \(site) replaces the registration at \(replaced.site)")
+            } else if level >= DILogLevel.all.rawValue {
+                DiagnosticsCenter.shared.logInfo("Registered \(displayName) (\(scope)) at \(site)")
+            }
         }
-        return RegistrationHandle(container: self, key: key, record: record)
+        return RegistrationHandle(container: self, key: key, sequence: sequence, site: site)
     }
 
-    func remove(key: RegistryKey, onlyIf expected: ObjectIdentifier?) -> Bool {
+    /// Removes the registration under `key`, or only the one made by write `sequence` when given.
+    func remove(key: RegistryKey, onlyIf sequence: Int?) -> Bool {
         guard let slot = registry.slot(for: key.id) else { return false }
         let removed: RegistrationRecord? = slot.lock.withLock {
-            guard let current = slot.record(named: key.name) else { return nil }
-            if let expected, ObjectIdentifier(current) != expected { return nil }
+            guard slot.record(named: key.name) != nil else { return nil }
+            if let sequence, slot.sequence(named: key.name) != sequence { return nil }
             return slot.setRecord(nil, named: key.name)
         }
         return removed != nil
@@ -172,23 +177,24 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
 public struct RegistrationHandle: Sendable {
     private let container: Container
     let key: RegistryKey
-    private let recordID: ObjectIdentifier
-    private let record: RegistrationRecord
-
-    init(container: Container, key: RegistryKey, record: RegistrationRecord) {
-        self.container = container
-        self.key = key
-        self.record = record
-        self.recordID = ObjectIdentifier(record)
-    }
+    /// The registry write that made the registration: unique for the container's lifetime, so a
+    /// later registration is never mistaken for this one.
+    private let sequence: Int
 
     /// Where the registration was made.
-    public var site: RegistrationSite { record.site }
+    public let site: RegistrationSite
+
+    init(container: Container, key: RegistryKey, sequence: Int, site: RegistrationSite) {
+        self.container = container
+        self.key = key
+        self.sequence = sequence
+        self.site = site
+    }
 
     /// Removes this registration if it is still the current one for its type and name (a later
     /// registration that replaced it is left alone). Returns whether it removed anything.
     @discardableResult
-    public func unregister() -> Bool { container.remove(key: key, onlyIf: recordID) }
+    public func unregister() -> Bool { container.remove(key: key, onlyIf: sequence) }
 }
 
 /// Carries a value the caller handed over for sharing (an instance to register) into a

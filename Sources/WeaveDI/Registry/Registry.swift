@@ -70,6 +70,8 @@ final class Registry: @unchecked Sendable {
     }
 
     /// Runs `body` with the write lock held and the slot for `id`, creating it when missing.
+    /// `sequence` numbers the write (unique in this registry; registration order). A new slot
+    /// is published after `body` fills it, so readers never see it empty.
     func withSlotForWriting<R>(id: UInt, _ body: (TypeSlot, _ sequence: Int) throws -> R) rethrows -> R {
         writeLock.lock()
         defer { writeLock.unlock() }
@@ -78,6 +80,7 @@ final class Registry: @unchecked Sendable {
         let newest = current.load(ordering: .relaxed)
         if let existing = newest._withUnsafeGuaranteedRef({ $0.find(id) }) { return try body(existing, sequence) }
         let slot = makeSlot(id: id)
+        let result = try body(slot, sequence)
         if newest._withUnsafeGuaranteedRef({ $0.hasRoomForOneMore }) {
             newest._withUnsafeGuaranteedRef { $0.insert(slot) }
         } else {
@@ -87,7 +90,7 @@ final class Registry: @unchecked Sendable {
             tables.append(larger)
             current.store(Unmanaged.passUnretained(larger), ordering: .releasing)
         }
-        return try body(slot, sequence)
+        return result
     }
 
     /// Runs `body` over every slot with the write lock held.

@@ -133,6 +133,14 @@ struct TypeSlot {
         return findNamed(name, counting: false)?.takeUnretainedValue()
     }
 
+    /// When the registration for `name` was made (its write's sequence number), if there is one;
+    /// call with the lock held.
+    func sequence(named name: String?) -> Int? {
+        guard let name else { return storage.pointee.unnamed == nil ? nil : storage.pointee.unnamedSequence }
+        if let position = storage.pointee.namedIndex?[name] { return storage.pointee.named[position].sequence }
+        return storage.pointee.named.first { $0.record.name == name }?.sequence
+    }
+
     /// How many resolutions `record` (a registration in this slot) served; call with the lock held.
     func resolutions(of record: RegistrationRecord) -> Int {
         if storage.pointee.unnamed === record { return storage.pointee.unnamedResolutions }
@@ -142,7 +150,7 @@ struct TypeSlot {
     /// Replaces the registration for `name` (or removes it, with `nil`), returning the one it
     /// replaced; call with the lock held. A new registration counts its resolutions from zero;
     /// `sequence` is when it was made (listings are in that order).
-    func setRecord(_ record: RegistrationRecord?, named name: String?, sequence: Int = 0) -> RegistrationRecord? {
+    func setRecord(_ record: __owned RegistrationRecord?, named name: String?, sequence: Int = 0) -> RegistrationRecord? {
         guard let name else {
             let old = storage.pointee.unnamed
             storage.pointee.unnamed = record
