@@ -109,6 +109,30 @@ struct RegistrationTests {
         #expect(container.resolve(String.self) == nil)
     }
 
+    @Test func aHandleNeverRemovesALaterRegistrationMadeAfterItsOwnWasRemoved() {
+        let container = Container()
+        let first = container.register(String.self) { "first" }
+        #expect(container.unregister(String.self))
+        // The first record is freed here; the next one may well reuse its address.
+        for attempt in 0..<50 {
+            container.register(String.self) { "later \(attempt)" }
+            #expect(first.unregister() == false)
+        }
+        #expect(container.resolve(String.self) == "later 49")
+    }
+
+    @Test func aHandleRemovesItsOwnNamedRegistrationAndKnowsItsSite() {
+        let container = Container()
+        let line = #line + 1
+        let handle = container.register("primary", String.self) { "named" }
+        container.register(String.self) { "unnamed" }
+        #expect(handle.site.line == line)
+        #expect(handle.unregister())
+        #expect(handle.unregister() == false)
+        #expect(container.resolve("primary", String.self) == nil)
+        #expect(container.resolve(String.self) == "unnamed")
+    }
+
     @Test func moduleRegistrationBuildsNothingUntilResolved() async {
         let container = Container()
         let built = Counter()
