@@ -19,10 +19,26 @@ let package = Package(
     targets: [
         // Counts malloc calls (Linux) so every case can report allocations per operation.
         .target(name: "AllocationCounter"),
+        // 10 000 concrete types and the registration code an app would write for them, generated at
+        // build time, for the registration and bootstrap cases. Compiled without optimization, which
+        // keeps its build to about a minute (optimizing 40 000 one-line closures takes several); the
+        // calls it makes are the same for every contestant, and the libraries stay optimized.
+        .executableTarget(name: "FillerGenerator"),
+        .plugin(name: "GenerateFillers", capability: .buildTool(), dependencies: ["FillerGenerator"]),
+        .target(
+            name: "ConcreteFillers",
+            dependencies: [
+                .product(name: "WeaveDI", package: "WeaveDI"),
+                .product(name: "Swinject", package: "Swinject"),
+            ],
+            swiftSettings: [.unsafeFlags(["-Onone"])],
+            plugins: ["GenerateFillers"]
+        ),
         .executableTarget(
             name: "WeaveDIBench",
             dependencies: [
                 "AllocationCounter",
+                "ConcreteFillers",
                 .product(name: "WeaveDI", package: "WeaveDI"),
                 .product(name: "Swinject", package: "Swinject"),
                 .product(name: "Dependencies", package: "swift-dependencies"),

@@ -8,7 +8,10 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     case chain
     case amongOne = "among-1"
     case among10k = "among-10000"
+    /// Registration as apps write it: concrete types, closures that capture nothing.
     case registration
+    /// Registration from generic code, whose factory closures capture `T` (and allocate).
+    case registrationGeneric = "registration-generic"
     case bootstrap
     /// `@Inject` access after the first, against reading a stored property.
     case injectAfterFirst = "inject-after-first"
@@ -24,7 +27,8 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .chain: return "3-level transient chain"
         case .amongOne: return "Singleton among 1 registration"
         case .among10k: return "Singleton among 10 000 registrations"
-        case .registration: return "Registration (per type, 10 000 types)"
+        case .registration: return "Registration (per type, 10 000 concrete types)"
+        case .registrationGeneric: return "Registration from generic code (per type, 10 000 types)"
         case .bootstrap: return "Bootstrap of 10 000 modules (ms)"
         case .injectAfterFirst: return "@Inject access after the first"
         case .injectedRead: return "@Injected(\\.key) read"

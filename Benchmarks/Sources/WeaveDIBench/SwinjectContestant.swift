@@ -1,3 +1,4 @@
+import ConcreteFillers
 import Swinject
 
 /// Swinject 2.10.0's side of every case, written the way its README does it.
@@ -44,6 +45,11 @@ enum SwinjectContestant {
         if settings.wants(.registration) { results.record(.registration, name, batch(settings, operations: fillers.count) {
             Container()
         } body: { container in
+            SwinjectConcreteFillers.register(into: container)
+        }) }
+        if settings.wants(.registrationGeneric) { results.record(.registrationGeneric, name, batch(settings, operations: fillers.count) {
+            Container()
+        } body: { container in
             for type in fillers { registerFiller(type, in: container) }
         }) }
 
@@ -51,7 +57,7 @@ enum SwinjectContestant {
         if settings.wants(.bootstrap) { results.record(.bootstrap, name, batch(settings, operations: fillers.count) {
             Container()
         } body: { container in
-            _ = Assembler(fillers.map(makeAssembly), container: container)
+            _ = Assembler(SwinjectConcreteFillers.assemblies(), container: container)
         }) }
 
         // Swinject resolves concurrently only through `synchronize()`.
@@ -74,21 +80,6 @@ enum SwinjectContestant {
         container.register(type) { _ in T() }
     }
 
-    private static func makeAssembly(_ type: any Filler.Type) -> any Assembly {
-        FillerAssembly(fillerType: type)
-    }
-}
-
-private struct FillerAssembly: Assembly {
-    let fillerType: any Filler.Type
-
-    func assemble(container: Container) {
-        FillerAssembly.add(fillerType, to: container)
-    }
-
-    private static func add<T: Filler>(_ type: T.Type, to container: Container) {
-        container.register(type) { _ in T() }
-    }
 }
 
 /// A synchronized Swinject resolver is safe to share between threads; its type does not say so.
@@ -100,12 +91,12 @@ private struct UncheckedResolver: @unchecked Sendable {
 extension SwinjectContestant {
     /// `iterations` registrations into containers of 10 000, for instruction-level profiling.
     static func profileRegistration(iterations: Int) {
-        let fillers = makeFillerTypes(10_000)
-        var remaining = iterations
-        while remaining > 0 {
+        var containers: [Container] = []
+        for _ in 0..<max(1, iterations / 10_000) {
             let fresh = Container()
-            for type in fillers.prefix(remaining) { registerFiller(type, in: fresh) }
-            remaining -= 10_000
+            SwinjectConcreteFillers.register(into: fresh)
+            containers.append(fresh)
         }
+        withExtendedLifetime(containers) {}
     }
 }

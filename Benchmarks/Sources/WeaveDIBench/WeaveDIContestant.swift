@@ -1,3 +1,4 @@
+import ConcreteFillers
 import WeaveDI
 
 /// WeaveDI's side of every case. Run once in default mode and once after
@@ -44,18 +45,25 @@ enum WeaveDIContestant {
             for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
         }) }
 
-        // Registration: 10 000 distinct types into a fresh container per round.
-        if settings.wants(.registration) { results.record(.registration, name, batch(settings, operations: fillers.count) {
+        // Registration: 10 000 distinct types into a fresh container per round, as an app writes
+        // it (generated code, see Generated/), then from one generic function.
+        if settings.wants(.registration) { results.record(.registration, name, batch(settings, operations: WeaveDIConcreteFillers.count) {
+            Container()
+        } body: { container in
+            WeaveDIConcreteFillers.register(into: container)
+        }) }
+        if settings.wants(.registrationGeneric) { results.record(.registrationGeneric, name, batch(settings, operations: fillers.count) {
             Container()
         } body: { container in
             for type in fillers { registerFiller(type, in: container) }
         }) }
 
-        // Bootstrap: make 10 000 modules and register them into a fresh container.
-        if settings.wants(.bootstrap) { results.record(.bootstrap, name, batch(settings, operations: fillers.count) {
+        // Bootstrap: make 10 000 modules (one per concrete type) and register them into a fresh
+        // container.
+        if settings.wants(.bootstrap) { results.record(.bootstrap, name, batch(settings, operations: WeaveDIConcreteFillers.count) {
             Container()
         } body: { container in
-            for type in fillers { container.register(makeModule(type)) }
+            for module in WeaveDIConcreteFillers.modules() { container.register(module) }
         }) }
 
         // Two threads: each resolves its own singleton, then both resolve the same one.
@@ -90,14 +98,11 @@ enum WeaveDIContestant {
         container.register(type) { T() }
     }
 
-    private static func makeModule<T: Filler>(_ type: T.Type) -> Module {
-        Module(type) { T() }
-    }
 }
 
 extension WeaveDIContestant {
     static let profiledCases = ["singleton", "named", "transient", "chain", "among-10000", "registration",
-                                "inject-after-first", "injected-read"]
+                                "registration-generic", "inject-after-first", "injected-read"]
 
     /// Runs one case `iterations` times in a plain loop, for instruction-level profiling.
     static func profile(_ name: String, iterations: Int) -> Bool {
@@ -109,6 +114,17 @@ extension WeaveDIContestant {
         container.register(Top.self) { Top(middle: try container.resolveOrThrow(Middle.self)) }
         container.register(NeedleService.self, scope: .singleton) { NeedleService() }
         if name == "registration" {
+            // `iterations` rounds of 10 000 concrete registrations (kept until the end).
+            var containers: [Container] = []
+            for _ in 0..<max(1, iterations / WeaveDIConcreteFillers.count) {
+                let fresh = Container()
+                WeaveDIConcreteFillers.register(into: fresh)
+                containers.append(fresh)
+            }
+            withExtendedLifetime(containers) {}
+            return true
+        }
+        if name == "registration-generic" {
             // `iterations` registrations, in containers of 10 000 (kept until the end, so tearing
             // them down is not profiled with the registrations).
             let fillers = makeFillerTypes(10_000)
