@@ -109,6 +109,27 @@ struct RegistrationTests {
         #expect(container.resolve(String.self) == nil)
     }
 
+    @Test func functionTypesResolveInEveryLifetime() throws {
+        // A closure instance is stored by generic code and read back by specialized code (and by
+        // `resolve(Any.Type)`): both must agree on how the closure is represented.
+        typealias Greeting = @Sendable (String) -> String
+        let container = Container()
+        container.register(Greeting.self, scope: .singleton) { { "hello, \($0)" } }
+        container.register("shout", Greeting.self) { { $0.uppercased() } }
+        container.register((@Sendable () -> Int).self, scope: .weak) { { 42 } }
+        container.register("custom", Greeting.self, scope: .request) { { "request \($0)" } }
+        #expect(container.resolve(Greeting.self)?("you") == "hello, you")
+        #expect(container.resolve(Greeting.self)?("again") == "hello, again")
+        #expect(container.resolve("shout", Greeting.self)?("quiet") == "QUIET")
+        #expect(container.resolve((@Sendable () -> Int).self)?() == 42)
+        let erased = try #require(container.resolve(Greeting.self as Any.Type) as? Greeting)
+        #expect(erased("erased") == "hello, erased")
+        container.withScope(.request) {
+            #expect(container.resolve("custom", Greeting.self)?("one") == "request one")
+            #expect(container.resolve("custom", Greeting.self)?("two") == "request two")
+        }
+    }
+
     @Test func aHandleNeverRemovesALaterRegistrationMadeAfterItsOwnWasRemoved() {
         let container = Container()
         let first = container.register(String.self) { "first" }
