@@ -20,7 +20,9 @@ extension Container {
 
     /// Resolves a type known only at run time, as in `for type in [Any.Type] { … }`.
     ///
-    /// Generic calls never pick this overload: `resolve(UserRepository.self)` is `UserRepository?`.
+    /// A statically known type never picks this overload: `resolve(UserRepository.self)` is
+    /// `UserRepository?`. For a metatype held as `Any.Type`, Swift may instead open it and call the
+    /// generic overload; both resolve the same registration and return `Any?`.
     @_disfavoredOverload
     public func resolve(_ type: Any.Type) -> Any? {
         do { return try resolveErased(type, name: nil) } catch { report(error); return nil }
