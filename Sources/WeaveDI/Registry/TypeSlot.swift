@@ -202,9 +202,7 @@ struct TypeSlot {
     }
 
     /// Every registration in the slot; call with the lock held.
-    var allRecords: [RegistrationRecord] {
-        (storage.pointee.unnamed.map { [$0] } ?? []) + storage.pointee.named.map(\.record)
-    }
+    var allRecords: [RegistrationRecord] { allRecordsWithSequence.map(\.record) }
 
     /// Every registration in the slot with when it was made; call with the lock held.
     var allRecordsWithSequence: [(record: RegistrationRecord, sequence: Int)] {
