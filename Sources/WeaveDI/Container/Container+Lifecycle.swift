@@ -27,9 +27,7 @@ extension Container {
         scopes.endAll()
         graph.removeAll()
         statisticsStore.removeAll()
-        if root == nil {
-            _ = autoRegistrationState.compareExchange(expected: 2, desired: 0, ordering: .acquiringAndReleasing)
-        }
+        if root == nil { restartAutoRegistration() }
         // Records, and the instances they cached, are released here, outside every lock.
         released.removeAll()
     }

@@ -97,11 +97,11 @@ extension Container {
     ) -> RegistrationHandle {
         let rejects = duplicatePolicy == .reject
         var replaced: RegistrationRecord?
-        var rejectedBy: (site: RegistrationSite, sequence: Int)?
+        var rejectedBy: RegistrationSite?
         let sequence = registry.withSlotForWriting(id: key.id) { slot, sequence in
             slot.lock.withLock {
                 if rejects, let existing = slot.record(named: key.name) {
-                    rejectedBy = (existing.site, slot.sequence(named: key.name) ?? 0)
+                    rejectedBy = existing.site
                 } else {
                     replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
                 }
@@ -111,9 +111,11 @@ extension Container {
         // Earlier records (and the instances they cached) are released here, outside every lock:
         // a deinit may resolve or register.
         if let rejectedBy {
-            report(.duplicateRegistration(type, name: key.name, first: rejectedBy.site, second: site))
-            return RegistrationHandle(container: self, key: key, sequence: rejectedBy.sequence, site: rejectedBy.site)
+            report(.duplicateRegistration(type, name: key.name, first: rejectedBy, second: site))
+            // The refused registration was never stored: its handle removes nothing.
+            return RegistrationHandle(container: self, key: key, sequence: nil, site: site)
         }
+        if let replaced { discardScopeCells(of: replaced, key: key) }
         // One relaxed load decides whether anything is logged, before the logger is even looked up.
         // A validation sandbox's registrations are not the app's: they are never logged.
         let level = failureSink == nil ? flags.logLevel.load(ordering: .relaxed) : DILogLevel.off.rawValue
@@ -137,7 +139,17 @@ extension Container {
             if let sequence, slot.sequence(named: key.name) != sequence { return nil }
             return slot.setRecord(nil, named: key.name)
         }
-        return removed != nil
+        guard let removed else { return false }
+        discardScopeCells(of: removed, key: key)
+        return true
+    }
+
+    /// A replaced or removed custom-scope registration's instances leave the container's current
+    /// scope instances now (a scope instance bound with `withScope` drops its one at its next
+    /// resolution of the key, or when it ends).
+    private func discardScopeCells(of record: RegistrationRecord, key: RegistryKey) {
+        guard record.scopeTag == .custom, let slot = registry.slot(for: key.id) else { return }
+        scopes.discardCells(of: unsafeDowncast(record, to: ScopedRecord.self), slot: UInt(bitPattern: slot.lock.word))
     }
 
     /// Every current registration (here, not in parents), in registration order.
@@ -178,13 +190,13 @@ public struct RegistrationHandle: Sendable {
     private let container: Container
     let key: RegistryKey
     /// The registry write that made the registration: unique for the container's lifetime, so a
-    /// later registration is never mistaken for this one.
-    private let sequence: Int
+    /// later registration is never mistaken for this one. `nil` for a refused duplicate.
+    private let sequence: Int?
 
     /// Where the registration was made.
     public let site: RegistrationSite
 
-    init(container: Container, key: RegistryKey, sequence: Int, site: RegistrationSite) {
+    init(container: Container, key: RegistryKey, sequence: Int?, site: RegistrationSite) {
         self.container = container
         self.key = key
         self.sequence = sequence
@@ -192,9 +204,13 @@ public struct RegistrationHandle: Sendable {
     }
 
     /// Removes this registration if it is still the current one for its type and name (a later
-    /// registration that replaced it is left alone). Returns whether it removed anything.
+    /// registration that replaced it is left alone; the handle of a registration refused by
+    /// ``DuplicatePolicy/reject`` removes nothing). Returns whether it removed anything.
     @discardableResult
-    public func unregister() -> Bool { container.remove(key: key, onlyIf: sequence) }
+    public func unregister() -> Bool {
+        guard let sequence else { return false }
+        return container.remove(key: key, onlyIf: sequence)
+    }
 }
 
 /// Carries a value the caller handed over for sharing (an instance to register) into a

@@ -133,29 +133,31 @@ extension Container {
     /// costs no arguments and no spills.
     @inlinable
     func resolveUnnamed<T>(id: UInt) throws(DIError) -> T {
-        try resolveSlot(key: RegistryKey(rawID: id, name: nil), name: nil)
+        try resolveSlot(key: RegistryKey(rawID: id, name: nil), name: nil, requester: nil)
     }
 
     /// ``resolveCore(key:type:)`` for a named key.
     @inlinable
     func resolveNamed<T>(key: RegistryKey) throws(DIError) -> T {
-        try resolveSlot(key: key, name: key.name)
+        try resolveSlot(key: key, name: key.name, requester: nil)
     }
 
-    /// The body of both: `name` is a constant `nil` in the unnamed copy.
+    /// The body of both: `name` is a constant `nil` in the unnamed copy. `requester` is the child
+    /// container the resolution was asked of, when a parent serves it (`nil`: this container):
+    /// scope instances bound to it apply to scoped registrations found here.
     @inlinable @inline(__always)
-    func resolveSlot<T>(key: RegistryKey, name: String?) throws(DIError) -> T {
-        ensureAutoRegistered()
+    func resolveSlot<T>(key: RegistryKey, name: String?, requester: Container?) throws(DIError) -> T {
+        try ensureAutoRegistered()
         // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
         // (The registry's table, through the copy of its pointer kept in the container.)
         guard let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(key.id) }) else {
-            return try resolveMissing(T.self, key: key)
+            return try resolveMissing(T.self, key: key, requester: requester)
         }
         let lock = slot.lock
         lock.lock()
         guard let found = slot.findCountingResolution(named: name) else {
             lock.unlock()
-            return try resolveMissing(T.self, key: key)
+            return try resolveMissing(T.self, key: key, requester: requester)
         }
         // The record is used unretained while the lock keeps it in the slot. The key is derived
         // from `T`, so the record's type is `T` (and the record a `SingletonRecord` when its tag
@@ -163,53 +165,91 @@ extension Container {
         // it needs retained: a built singleton's instance, a transient's factory (the record may
         // be replaced while it runs), or the record whose shared instance must be built.
         let tag = found._withUnsafeGuaranteedRef { $0.scopeTag }
-        if tag == 1, found._withUnsafeGuaranteedRef({ $0.hasInstance }) {
+        if tag == .singleton, found._withUnsafeGuaranteedRef({ $0.hasInstance }) {
             let value = found._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SingletonRecord.self).instanceValue(as: T.self) }
             lock.unlock()
             if recordsGraph && ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
             return value
         }
-        if tag == 0 {
+        if tag == .transient {
             let factory = found._withUnsafeGuaranteedRef { $0.factory.typed(as: T.self) }
             lock.unlock()
             return try runFactory(factory, key: key, type: T.self)
         }
         let record = found.takeUnretainedValue()
         lock.unlock()
-        return try resolve(record: record, key: key, lock: lock, type: T.self)
+        return try resolve(record: record, key: key, lock: lock, type: T.self, requester: requester)
     }
 
     /// Resolves `record` (retained by the caller) outside any lock; `lock` is its slot's lock.
     @inlinable @inline(__always)
-    func resolve<T>(record: RegistrationRecord, key: RegistryKey, lock: SlotLock, type: T.Type) throws(DIError) -> T {
+    func resolve<T>(record: RegistrationRecord, key: RegistryKey, lock: SlotLock, type: T.Type,
+                    requester: Container?) throws(DIError) -> T {
         switch record.scopeTag {
-        case 0:
+        case .transient:
             return try runFactory(record.factory.typed(as: T.self), key: key, type: type)
-        case 1:
+        case .singleton:
             let singleton = unsafeDowncast(record, to: SingletonRecord.self)
-            return try resolveShared(record, cell: singleton, lock: lock, key: key)
-        case 2:
+            return try resolveShared(record, key: key) { (singleton, lock) }
+        case .weak:
             let weak = unsafeDowncast(record, to: WeakRecord.self)
-            return try resolveShared(record, cell: weak, lock: lock, key: key)
-        default:
-            return try resolveScoped(record, key: key)
+            return try resolveShared(record, key: key) { (weak, lock) }
+        case .custom:
+            return try resolveScoped(record, key: key, slotLock: lock, requester: requester ?? self)
         }
     }
 
     /// Runs a factory with cycle detection; the caller holds no lock.
     @inlinable
     func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
+        if timingFlag.load(ordering: .relaxed) { return try runTimedFactory(factory, key: key, type: type) }
         let stack = ThreadStack.current
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
         if stack.depth != 0 { try enterNested(key: key, type: type, stack: stack) }
         stack.push(key, type: type, container: identity)
         defer { stack.pop() }
-        if timingFlag.load(ordering: .relaxed) {
-            return try runTimed(factory, key: key, type: type, stack: stack.object)
-        }
         do { return try factory() } catch {
             throw Container.wrap(error, type: type, name: key.name, stack: stack.object)
         }
+    }
+
+    /// ``runFactory(_:key:type:)`` while resolutions are timed: the time is reported once the
+    /// factory's frame is off the stack, so a slow-resolution hook runs outside the factory (a
+    /// resolution it makes is not nested in it: no false cycle, no false graph edge).
+    @usableFromInline
+    func runTimedFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T {
+        var elapsed: Double?
+        defer { if let elapsed { reportDuration(elapsed, key: key, type: type) } }
+        return try runFactoryFrame(factory, key: key, type: type, elapsed: &elapsed)
+    }
+
+    /// Pushes the factory's frame, runs it, pops the frame; measures it into `elapsed` when
+    /// resolutions are timed (and `resolveWithTracking` is not already timing this one). The
+    /// caller reports the time after the frame is popped (and, for a shared instance, stored).
+    @usableFromInline
+    func runFactoryFrame<T>(
+        _ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type, elapsed: inout Double?
+    ) throws(DIError) -> T {
+        let threadStack = ThreadStack.current
+        if threadStack.depth != 0 { try enterNested(key: key, type: type, stack: threadStack) }
+        threadStack.push(key, type: type, container: identity)
+        defer { threadStack.pop() }
+        let stack = threadStack.object
+        guard timingFlag.load(ordering: .relaxed) else {
+            do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
+        }
+        // The factory run `resolveWithTracking` times as a whole is not counted twice.
+        let isTracked = stack.tracked.map { $0.key == key && $0.depth == stack.depth - 1 } ?? false
+        let start = monotonicSeconds()
+        defer { if !isTracked { elapsed = monotonicSeconds() - start } }
+        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
+    }
+
+    /// Counts a factory run's duration and tells the slow-resolution hooks and log; called with
+    /// no factory frame of it on the stack and no lock held.
+    func reportDuration(_ seconds: Double, key: RegistryKey, type: Any.Type) {
+        statisticsStore.recordDuration(key, type: type, seconds: seconds)
+        if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: seconds) }
     }
 
     /// Cycle check and graph edge for a resolution made while a factory runs on this thread.
@@ -226,21 +266,6 @@ extension Container {
         }
     }
 
-    @usableFromInline
-    func runTimed<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type, stack: ResolutionStack) throws(DIError) -> T {
-        let start = monotonicSeconds()
-        defer {
-            let elapsed = monotonicSeconds() - start
-            // The factory run `resolveWithTracking` times as a whole is not counted twice.
-            let isTracked = stack.tracked.map { $0.key == key && $0.depth == stack.depth - 1 } ?? false
-            if !isTracked {
-                statisticsStore.recordDuration(key, type: type, seconds: elapsed)
-                if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: elapsed) }
-            }
-        }
-        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
-    }
-
     /// Turns what a factory threw into the resolution's error; called with the factory's frame
     /// still on `stack`.
     @usableFromInline
@@ -254,10 +279,18 @@ extension Container {
         return .factoryFailed(type, name: name, underlying: error)
     }
 
-    /// Builds (once) or returns the shared instance in `cell`, which `lock` guards.
+    /// Returns the shared instance in the storage `cell()` names (with the lock guarding it),
+    /// building it once.
+    ///
+    /// The build/wait protocol of the concurrency model (Spec/BuildWait.pml, `resolveShared`):
+    /// under `lock`, a built instance is returned; an empty storage gets a ticket and this thread
+    /// builds; storage with a ticket is waited for through ``BuildCoordinator`` (an edge of the
+    /// wait-for graph, refused when it would close a cycle), then looked at again. `cell` is asked
+    /// again when the storage was abandoned, because a scoped resolution's storage changes when its
+    /// scope instance ends (it throws when the resolution cannot go on).
     @usableFromInline
     func resolveShared<T, Cell: InstanceStorage>(
-        _ record: RegistrationRecord, cell: Cell, lock: SlotLock, key: RegistryKey
+        _ record: RegistrationRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, SlotLock)
     ) throws(DIError) -> T {
         let threadStack = ThreadStack.current
         let stack = threadStack.object
@@ -266,67 +299,122 @@ extension Container {
             throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: T.self, name: key.name))
         }
         let me = stack.threadID
+        var (storage, lock) = try cell()
+        var ticket: BuildTicket
         while true {
             lock.lock()
-            if let value = cell.cached(as: T.self) {
+            if let value = storage.cached(as: T.self) {
                 lock.unlock()
                 if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
                 return value
             }
-            if cell.builder == nil {
-                cell.builder = me
+            if storage.isAbandoned {
+                lock.unlock()
+                (storage, lock) = try cell()
+                continue
+            }
+            guard let building = storage.ticket else {
+                // Empty: this thread builds. The ticket's gate is taken before it is published.
+                ticket = BuildTicket(job: .registration(record), owner: me)
+                storage.ticket = ticket
                 lock.unlock()
                 break
             }
             lock.unlock()
-            try BuildCoordinator.shared.waitForBuilder(
-                waiter: me, what: record, waiterPath: stack.path,
-                currentBuilder: { lock.withLock { cell.builder } })
+            try BuildCoordinator.shared.wait(for: building, waiter: me, waiterPath: stack.path)
         }
+        var elapsed: Double?
         let value: T
         do {
-            value = try runFactory(record.factory.typed(as: T.self), key: key, type: T.self)
+            value = try runFactoryFrame(record.factory.typed(as: T.self), key: key, type: T.self, elapsed: &elapsed)
         } catch {
-            BuildCoordinator.shared.signal { lock.withLock { cell.builder = nil } }
+            BuildCoordinator.shared.finish(ticket) { lock.withLock { storage.ticket = nil } }
+            if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
             throw error
         }
-        BuildCoordinator.shared.signal {
+        BuildCoordinator.shared.finish(ticket) {
             lock.withLock {
-                cell.store(value)
-                cell.builder = nil
+                if !storage.isAbandoned { storage.store(value) }
+                storage.ticket = nil
             }
         }
+        // Hooks and logs run now: the frame is popped and the instance stored.
+        if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
         return value
     }
 
+    /// Resolves a custom-scope registration in the scope instance that applies: the one bound
+    /// (`withScope`) to `requester` or the nearest of its parents, else this container's current
+    /// instance of the scope.
     @usableFromInline
-    func resolveScoped<T>(_ record: RegistrationRecord, key: RegistryKey) throws(DIError) -> T {
-        let instance = currentScopeInstance(for: record.scope)
-        instance.lock.lock()
-        if instance.ended {
-            instance.lock.unlock()
-            throw DIError.scopeEnded(scope: record.scope.customName ?? record.scope.description, type: T.self)
-        }
+    func resolveScoped<T>(_ record: RegistrationRecord, key: RegistryKey, slotLock: SlotLock,
+                          requester: Container) throws(DIError) -> T {
         // A custom-scope tag means the record is a `ScopedRecord`.
-        let cell = instance.cell(for: unsafeDowncast(record, to: ScopedRecord.self))
-        instance.lock.unlock()
-        return try resolveShared(record, cell: cell, lock: instance.lock, key: key)
+        let scoped = unsafeDowncast(record, to: ScopedRecord.self)
+        let slot = UInt(bitPattern: slotLock.word)
+        // The scope instance owns the lock word `resolveShared` uses: keep it alive until then
+        // (`instance` is always the one whose lock was handed out last).
+        var instance = try scopeInstance(for: scoped, requester: requester, previous: nil)
+        defer { withExtendedLifetime(instance) {} }
+        return try resolveShared(record, key: key) { () throws(DIError) -> (InstanceCell, SlotLock) in
+            // Called first, and again if the instance ended while this thread waited.
+            var released: InstanceCell?
+            while true {
+                instance.lock.lock()
+                if !instance.ended {
+                    let cell = instance.cell(for: scoped, slot: slot, replaced: &released)
+                    instance.lock.unlock()
+                    return (cell, instance.lock)
+                }
+                instance.lock.unlock()
+                instance = try scopeInstance(for: scoped, requester: requester, previous: instance)
+            }
+        }
+    }
+
+    /// The scope instance a resolution of `record` uses now. `previous` is one found ended: a
+    /// bound instance that ended fails the resolution; the container's own current instance is
+    /// replaced by a new one (`endScope` promises the next resolution a new instance).
+    @usableFromInline
+    func scopeInstance(for record: ScopedRecord, requester: Container, previous: ScopeInstance?) throws(DIError) -> ScopeInstance {
+        let scope = record.scope
+        let name = scope.customName ?? scope.description
+        let bound = ScopeBinding.bound
+        if !bound.isEmpty {
+            var container: Container? = requester
+            while let current = container {
+                if let instance = bound[ScopeBinding.Key(container: current.identity, scope: name)] {
+                    if instance === previous {
+                        throw DIError.scopeEnded(scope: scope.customName ?? scope.description, type: record.type)
+                    }
+                    ConcurrencyProbe.reach(.scopeInstanceChosen, scope: name)
+                    return instance
+                }
+                container = current.parent
+            }
+        }
+        ConcurrencyProbe.reach(.scopeInstanceChosen, scope: name)
+        return scopes.instance(for: scope)
     }
 
     @usableFromInline
-    func resolveMissing<T>(_ type: T.Type, key: RegistryKey) throws(DIError) -> T {
-        if let parent { return try parent.resolveCore(key: key, type: type) }
+    func resolveMissing<T>(_ type: T.Type, key: RegistryKey, requester: Container?) throws(DIError) -> T {
+        if let parent {
+            let requester = requester ?? self
+            if key.name == nil { return try parent.resolveSlot(key: RegistryKey(rawID: key.id, name: nil), name: nil, requester: requester) }
+            return try parent.resolveSlot(key: key, name: key.name, requester: requester)
+        }
         throw DIError.dependencyNotFound(type, name: key.name)
     }
 
-    func resolveErased(_ type: Any.Type, name: String?) throws(DIError) -> Any {
-        ensureAutoRegistered()
+    func resolveErased(_ type: Any.Type, name: String?, requester: Container? = nil) throws(DIError) -> Any {
+        try ensureAutoRegistered()
         let key = RegistryKey(anyType: type, name: name)
         if let slot = registry.slot(for: key.id) {
             let record = slot.lock.withLock { slot.findCountingResolution(named: name)?.takeUnretainedValue() }
-            if let record { return try record.resolveErased(in: self, key: key, slot: slot) }
+            if let record { return try record.resolveErased(in: self, key: key, slot: slot, requester: requester) }
         }
-        if let parent { return try parent.resolveErased(type, name: name) }
+        if let parent { return try parent.resolveErased(type, name: name, requester: requester ?? self) }
         throw DIError.dependencyNotFound(type, name: name)
     }
 
@@ -409,15 +497,6 @@ extension Container {
             previous = current
         }
         return a.isEmpty ? b.count : previous[b.count]
-    }
-
-    // MARK: Scopes
-
-    @usableFromInline
-    func currentScopeInstance(for scope: Scope) -> ScopeInstance {
-        let name = scope.customName ?? scope.description
-        if let bound = ScopeBinding.bound[ScopeBinding.Key(container: identity, scope: name)] { return bound }
-        return scopes.instance(for: scope)
     }
 }
 

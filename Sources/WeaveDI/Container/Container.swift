@@ -32,12 +32,13 @@ public final class Container: @unchecked Sendable {
     public let parent: Container?
     /// The root of the parent chain; it owns auto-registration.
     @usableFromInline let root: Container?
-    /// 0: `AutoRegistering` not run yet; 1: running; 2: done (or not adopted). One word per root
-    /// container, shared by its children, so every resolution checks it with a single load.
-    /// (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic` from inlined client code
-    /// costs a retain, a release and a dynamic call.)
-    @usableFromInline let autoRegistrationState: UnsafeAtomic<Int>
-    private let autoRegistrationRunner = Locked<ObjectIdentifier?>(nil)
+    /// Where `AutoRegistering` stands for the root container. One word per root container, shared
+    /// by its children, so every resolution checks it with a single load. Changed only under
+    /// `autoRegistration`'s lock. (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic`
+    /// from inlined client code costs a retain, a release and a dynamic call.)
+    @usableFromInline let autoRegistrationState: UnsafeAtomic<AutoRegistrationState>
+    /// The run in progress, and whether `reset()` asked for another (root containers only).
+    let autoRegistration = Locked<AutoRegistrationRun>(AutoRegistrationRun())
     let scopes = ScopeStorage()
     let graph = DependencyGraphRecorder()
     let statisticsStore = StatisticsStore()
@@ -71,7 +72,7 @@ public final class Container: @unchecked Sendable {
         self.parent = parent
         let root = parent.map { $0.root ?? $0 }
         self.root = root
-        self.autoRegistrationState = root?.autoRegistrationState ?? .create(0)
+        self.autoRegistrationState = root?.autoRegistrationState ?? .create(.pending)
         self.failureSink = nil
         self.alwaysRecordsGraph = false
     }
@@ -83,7 +84,7 @@ public final class Container: @unchecked Sendable {
         currentTable = registry.current
         self.parent = nil
         self.root = nil
-        self.autoRegistrationState = .create(2)
+        self.autoRegistrationState = .create(.done)
         self.failureSink = sink
         self.alwaysRecordsGraph = true
     }
@@ -146,29 +147,92 @@ public final class Container: @unchecked Sendable {
 
     // MARK: Auto-registration
 
+    /// Runs `AutoRegistering` if it has not run for the root container, or waits for the thread
+    /// running it (a resolution made by `registerAllServices` itself goes ahead).
+    ///
+    /// - Throws: ``DIError/circularDependency(path:)`` when the run waits, directly or through
+    ///   other threads, for this thread: waiting would never end.
     @inlinable @inline(__always)
-    func ensureAutoRegistered() {
-        if autoRegistrationState.load(ordering: .acquiring) != 2 { (root ?? self).runAutoRegistration() }
+    func ensureAutoRegistered() throws(DIError) {
+        if autoRegistrationState.load(ordering: .acquiring) != .done { try (root ?? self).runAutoRegistration() }
     }
 
+    // Concurrency model: the run is a `BuildTicket` job owned by the thread running it; waiting
+    // for it is an edge of the one wait-for graph. States: pending → running → done, and
+    // running → pending when `reset()` came during the run (the run's registrations were cleared,
+    // so it runs again), done → pending on `reset()`. Transitions happen under `autoRegistration`'s
+    // lock; the atomic lets resolutions skip the lock once done.
     @usableFromInline
-    func runAutoRegistration() {
+    func runAutoRegistration() throws(DIError) {
         guard let adopter = Container.self as? AutoRegistering.Type else {
-            autoRegistrationState.store(2, ordering: .releasing)
+            autoRegistrationState.store(.done, ordering: .releasing)
             return
         }
-        let me = ResolutionStack.current.threadID
-        if autoRegistrationState.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
-            autoRegistrationRunner.withLock { $0 = me }
-            Container.withShared(self) { adopter.registerAllServices() }
-            autoRegistrationRunner.withLock { $0 = nil }
-            BuildCoordinator.shared.signal { autoRegistrationState.store(2, ordering: .releasing) }
-            return
+        let stack = ResolutionStack.current
+        let me = stack.threadID
+        enum Step { case done, run(BuildTicket), wait(BuildTicket) }
+        while true {
+            let step: Step = autoRegistration.withLock { run in
+                switch autoRegistrationState.load(ordering: .acquiring) {
+                case .done:
+                    return .done
+                case .pending:
+                    let ticket = BuildTicket(job: .autoRegistration, owner: me)
+                    run.ticket = ticket
+                    autoRegistrationState.store(.running, ordering: .releasing)
+                    return .run(ticket)
+                case .running:
+                    let ticket = run.ticket.unsafelyUnwrapped  // set whenever the state is running
+                    return ticket.owner == me ? .done : .wait(ticket)
+                }
+            }
+            switch step {
+            case .done:
+                return
+            case .run(let ticket):
+                Container.withShared(self) { adopter.registerAllServices() }
+                BuildCoordinator.shared.finish(ticket) {
+                    autoRegistration.withLock { run in
+                        autoRegistrationState.store(run.resetDuringRun ? .pending : .done, ordering: .releasing)
+                        run = AutoRegistrationRun()
+                    }
+                }
+            case .wait(let ticket):
+                try BuildCoordinator.shared.wait(for: ticket, waiter: me, waiterPath: stack.path)
+            }
         }
-        // A resolution made by registerAllServices itself proceeds; anyone else waits for it.
-        if autoRegistrationRunner.withLock({ $0 }) == me { return }
-        BuildCoordinator.shared.waitUntil { autoRegistrationState.load(ordering: .acquiring) != 1 }
     }
+
+    /// `reset()`'s part: the next resolution runs `AutoRegistering` again — after the run in
+    /// progress, if any, whose registrations so far were just cleared.
+    func restartAutoRegistration() {
+        autoRegistration.withLock { run in
+            switch autoRegistrationState.load(ordering: .acquiring) {
+            case .done: autoRegistrationState.store(.pending, ordering: .releasing)
+            case .running: run.resetDuringRun = true
+            case .pending: break
+            }
+        }
+    }
+}
+
+/// Where a root container's `AutoRegistering` run stands.
+@usableFromInline
+enum AutoRegistrationState: UInt8, AtomicValue, Sendable {
+    /// Not run yet (or reset since): the next resolution runs it.
+    case pending
+    /// `registerAllServices()` is running on the thread that owns the run's ticket.
+    case running
+    /// Done, or `Container` does not adopt `AutoRegistering`.
+    case done
+}
+
+/// The auto-registration run in progress (guarded by the container's lock for it).
+struct AutoRegistrationRun {
+    /// The running thread's ticket, while the state is `running`.
+    var ticket: BuildTicket?
+    /// `reset()` was called during the run: its registrations were cleared, so it runs again.
+    var resetDuringRun = false
 }
 
 /// What ``Container/register(_:scope:file:line:factory:)`` does when the type and name are

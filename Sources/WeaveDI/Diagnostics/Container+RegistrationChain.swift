@@ -34,7 +34,7 @@ extension ChainedRegistration {
     /// Resolves this registration in its owner, counted like any resolution (Factory-key
     /// registrations included, which have no type to resolve by).
     func resolve() throws(DIError) -> Any {
-        owner.ensureAutoRegistered()
+        try owner.ensureAutoRegistered()
         slot.lock.withLock { _ = slot.findCountingResolution(named: record.name) }
         return try record.resolveErased(in: owner, key: key, slot: slot)
     }

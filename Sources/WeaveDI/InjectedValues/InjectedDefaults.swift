@@ -1,13 +1,18 @@
 import Atomics
 
+// Concurrency model (Reliability/ConcurrencyModel article): each default is computed once. The
+// thread that computes it owns a `BuildTicket`; a thread that needs the same default meanwhile
+// waits for that ticket through `BuildCoordinator`, so the wait is an edge of the one wait-for
+// graph (two threads computing defaults that read each other get a reported cycle, not a hang).
+// Readers never lock: they probe an append-only table (see `Table`).
+
 /// Each key's default value for the process's context, computed once and kept.
 ///
-/// A default is computed outside the lock (it may read other keys); a thread that asks for a
-/// default another thread is computing waits for it, so each default is computed exactly once. A
-/// default that reads its own key while being computed gets a fresh, uncached value instead of
-/// deadlocking. Once computed, a default is read without the lock, from an immutable snapshot;
-/// snapshots are kept for the life of the cache (one per key, small), so a reader never sees one
-/// freed.
+/// A default is computed outside any lock (it may read other keys or resolve); a thread that asks
+/// for a default another thread is computing waits for it. A default that reads its own key while
+/// it is being computed — on its own thread, or through another thread waiting for this one —
+/// gets a fresh, uncached value instead of a deadlock; the cross-thread case is also reported as a
+/// ``DIError/circularDependency(path:)`` to `UnifiedDI.onResolutionError` and the log.
 @usableFromInline
 final class InjectedDefaults: @unchecked Sendable {
     @usableFromInline static let shared = InjectedDefaults(context: InjectionContext.current)
@@ -25,71 +30,88 @@ final class InjectedDefaults: @unchecked Sendable {
     @usableFromInline static let readPath = ReadPath(
         overridesUsed: .create(false), defaults: .passUnretained(shared))
 
-    private enum Entry {
-        case computing(thread: ObjectIdentifier)
-        case ready(AnyObject)
-    }
-
-    /// The defaults computed so far; replaced (never changed) when one is added.
+    /// The computed defaults, by key type: an open-addressing table (keyed by the key type's
+    /// metadata address, Fibonacci hashing; a `Dictionary` would run SipHash on every read) that
+    /// readers probe without a lock.
     ///
-    /// An open-addressing table keyed by the key type's metadata address with multiplicative
-    /// hashing: every `@Injected(\.key)` read looks a default up here, and a `Dictionary` would
-    /// run SipHash on each read.
+    /// Append-only: an entry is written once, its box before its key (a releasing store), so a
+    /// reader that sees the key (an acquiring load) sees the box. When the table is half full the
+    /// writer publishes a table twice as large; replaced tables are kept (readers may still probe
+    /// them), and since each is half the size of the next they add up to less than the newest:
+    /// memory stays linear in the number of keys.
     @usableFromInline
-    final class Snapshot: @unchecked Sendable {
-        @usableFromInline let keys: [UInt]
-        /// Unretained: `values` owns the boxes, so a look-up retains nothing.
-        @usableFromInline let boxes: [Unmanaged<AnyObject>?]
+    final class Table: @unchecked Sendable {
+        @usableFromInline let keys: UnsafeMutablePointer<UnsafeAtomic<UInt>.Storage>
+        /// `Unmanaged` box pointers; the defaults object owns the boxes.
+        @usableFromInline let boxes: UnsafeMutablePointer<UnsafeAtomic<UInt>.Storage>
         @usableFromInline let mask: Int
         @usableFromInline let shift: UInt
-        /// The entries, for building the next snapshot.
-        let values: [ObjectIdentifier: AnyObject]
+        /// Entries written (guarded by the defaults' lock).
+        var count = 0
 
-        init(_ values: [ObjectIdentifier: AnyObject]) {
-            self.values = values
-            var capacity = 8
-            while capacity < values.count * 2 { capacity *= 2 }
-            var keys = [UInt](repeating: 0, count: capacity)
-            var boxes = [Unmanaged<AnyObject>?](repeating: nil, count: capacity)
-            let shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
-            for (id, box) in values {
-                let key = UInt(bitPattern: id)
-                var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-                while keys[index] != 0 { index = (index + 1) & (capacity - 1) }
-                keys[index] = key
-                boxes[index] = Unmanaged.passUnretained(box)
-            }
-            self.keys = keys
-            self.boxes = boxes
-            self.mask = capacity - 1
-            self.shift = shift
+        init(capacity: Int) {
+            keys = .allocate(capacity: capacity)
+            keys.initialize(repeating: UnsafeAtomic<UInt>.Storage(0), count: capacity)
+            boxes = .allocate(capacity: capacity)
+            boxes.initialize(repeating: UnsafeAtomic<UInt>.Storage(0), count: capacity)
+            mask = capacity - 1
+            shift = UInt(UInt.bitWidth - capacity.trailingZeroBitCount)
         }
 
+        deinit {
+            keys.deallocate()
+            boxes.deallocate()
+        }
+
+        var capacity: Int { mask + 1 }
+
+        /// The box stored for `key`, if any.
         @inlinable
-        func box(for id: ObjectIdentifier) -> Unmanaged<AnyObject>? {
-            let key = UInt(bitPattern: id)
-            var index = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+        func box(for key: UInt) -> UnsafeRawPointer? {
+            var index = Int(truncatingIfNeeded: (key &* fibonacciMultiplier) >> shift)
             while true {
-                let candidate = keys[index]
-                if candidate == key { return boxes[index] }
+                let candidate = UnsafeAtomic<UInt>(at: keys + index).load(ordering: .acquiring)
+                if candidate == key {
+                    return UnsafeRawPointer(bitPattern: UnsafeAtomic<UInt>(at: boxes + index).load(ordering: .relaxed))
+                }
                 if candidate == 0 { return nil }
                 index = (index + 1) & mask
             }
         }
+
+        /// Adds `key`; the caller holds the defaults' lock and made sure there is room.
+        func insert(_ key: UInt, box: AnyObject) {
+            var index = Int(truncatingIfNeeded: (key &* fibonacciMultiplier) >> shift)
+            while UnsafeAtomic<UInt>(at: keys + index).load(ordering: .relaxed) != 0 { index = (index + 1) & mask }
+            UnsafeAtomic<UInt>(at: boxes + index).store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .relaxed)
+            UnsafeAtomic<UInt>(at: keys + index).store(key, ordering: .releasing)
+            count += 1
+        }
     }
 
     @usableFromInline let context: InjectionContext
-    private let mutex = ConditionMutex()
-    private var entries: [ObjectIdentifier: Entry] = [:]
-    /// Every snapshot published (guarded by `mutex`), which keeps them alive for readers.
-    private var snapshots: [Snapshot]
-    @usableFromInline let published: UnsafeAtomic<Unmanaged<Snapshot>>
+    private let state = Locked(State())
+    @usableFromInline let published: UnsafeAtomic<Unmanaged<Table>>
+
+    private enum Entry {
+        case computing(BuildTicket)
+        case ready(AnyObject)
+    }
+
+    /// Guarded by `state`'s lock.
+    private struct State {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        /// Every box computed, which keeps them alive for readers.
+        var boxes: [(key: UInt, box: AnyObject)] = []
+        /// Every table published, newest last (readers may still probe an old one).
+        var tables: [Table] = []
+    }
 
     init(context: InjectionContext) {
-        let first = Snapshot([:])
+        let first = Table(capacity: 8)
         self.context = context
-        self.snapshots = [first]
         self.published = .create(Unmanaged.passUnretained(first))
+        state.withLock { $0.tables = [first] }
     }
 
     deinit { _ = published.destroy() }
@@ -97,13 +119,13 @@ final class InjectedDefaults: @unchecked Sendable {
     /// The default of `key` for this context.
     @inlinable
     func value<K: InjectedKey>(for key: K.Type) -> K.Value {
-        let id = ObjectIdentifier(key)
+        let id = UInt(bitPattern: ObjectIdentifier(key))
         // Boxes are stored under their key's identity only, so a box's type is known.
-        if let box = published.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.box(for: id) }) {
-            // The snapshot keeps the box alive: only the value is retained.
-            return unsafeBitCast(box, to: Unmanaged<ValueBox<K.Value>>.self)._withUnsafeGuaranteedRef { $0.value }
+        if let raw = published.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.box(for: id) }) {
+            // The defaults object keeps the box alive: only the value is retained.
+            return Unmanaged<ValueBox<K.Value>>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
         }
-        let box = slowBox(id) { ValueBox(InjectedDefaults.compute(key, in: self.context)) }
+        let box = slowBox(ObjectIdentifier(key), key: key) { ValueBox(InjectedDefaults.compute(key, in: self.context)) }
         return unsafeDowncast(box, to: ValueBox<K.Value>.self).value
     }
 
@@ -119,34 +141,62 @@ final class InjectedDefaults: @unchecked Sendable {
     /// Computes (once) and publishes the default boxed by `make`, or waits for the thread that is
     /// computing it.
     @usableFromInline
-    func slowBox(_ id: ObjectIdentifier, _ make: () -> AnyObject) -> AnyObject {
-        let me = ResolutionStack.current.threadID
-        mutex.lock()
+    func slowBox(_ id: ObjectIdentifier, key: Any.Type, _ make: () -> AnyObject) -> AnyObject {
+        let stack = ResolutionStack.current
+        let me = stack.threadID
+        enum Step { case ready(AnyObject), compute(BuildTicket), reenter, wait(BuildTicket) }
         while true {
-            switch entries[id] {
-            case .ready(let box)?:
-                mutex.unlock()
-                return box
-            case .computing(let thread)? where thread == me:
-                mutex.unlock()
-                return make()
-            case .computing?:
-                mutex.wait()
-            case nil:
-                entries[id] = .computing(thread: me)
-                mutex.unlock()
-                let box = make()
-                mutex.withLock {
-                    entries[id] = .ready(box)
-                    var values = snapshots[snapshots.count - 1].values
-                    values[id] = box
-                    let next = Snapshot(values)
-                    snapshots.append(next)
-                    published.store(Unmanaged.passUnretained(next), ordering: .releasing)
-                    mutex.broadcast()
+            let step: Step = state.withLock { state in
+                switch state.entries[id] {
+                case .ready(let box)?:
+                    return .ready(box)
+                case .computing(let ticket)?:
+                    return ticket.owner == me ? .reenter : .wait(ticket)
+                case nil:
+                    let ticket = BuildTicket(job: .injectedDefault(key), owner: me)
+                    state.entries[id] = .computing(ticket)
+                    return .compute(ticket)
                 }
+            }
+            switch step {
+            case .ready(let box):
+                return box
+            case .reenter:
+                return make()
+            case .wait(let ticket):
+                do {
+                    try BuildCoordinator.shared.wait(for: ticket, waiter: me, waiterPath: stack.path)
+                } catch {
+                    // The thread computing it waits, through others, for this one.
+                    DiagnosticsCenter.shared.reportFailure(error)
+                    return make()
+                }
+            case .compute(let ticket):
+                let box = make()
+                BuildCoordinator.shared.finish(ticket) { state.withLock { publish(box, for: id, in: &$0) } }
                 return box
             }
         }
+    }
+
+    /// Stores `box` as the default for `id` and makes it visible to readers; lock held.
+    private func publish(_ box: AnyObject, for id: ObjectIdentifier, in state: inout State) {
+        let key = UInt(bitPattern: id)
+        state.entries[id] = .ready(box)
+        state.boxes.append((key, box))
+        let table = state.tables[state.tables.count - 1]
+        if (table.count + 1) * 2 <= table.capacity {
+            table.insert(key, box: box)
+            return
+        }
+        let larger = Table(capacity: table.capacity * 2)
+        for entry in state.boxes { larger.insert(entry.key, box: entry.box) }
+        state.tables.append(larger)
+        published.store(Unmanaged.passUnretained(larger), ordering: .releasing)
+    }
+
+    /// Bytes the tables take (for the memory test).
+    var tableBytes: Int {
+        state.withLock { $0.tables.reduce(0) { $0 + $1.capacity * 2 * MemoryLayout<UInt>.stride } }
     }
 }

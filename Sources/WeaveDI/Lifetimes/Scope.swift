@@ -46,14 +46,14 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A one-byte tag the resolution path switches on without comparing strings.
+    /// The one-byte tag the resolution path switches on without comparing strings.
     @usableFromInline
-    var tag: UInt8 {
+    var tag: ScopeTag {
         switch kind {
-        case .transient: return 0
-        case .singleton: return 1
-        case .weak: return 2
-        case .custom: return 3
+        case .transient: return .transient
+        case .singleton: return .singleton
+        case .weak: return .weak
+        case .custom: return .custom
         }
     }
 }

@@ -9,9 +9,19 @@ public final class ScopeInstance: @unchecked Sendable {
     /// The scope this is an instance of.
     public let scope: Scope
     @usableFromInline let lock = SlotLock()
-    /// Instance cells by registration record (guarded by `lock`).
-    @usableFromInline var cells: [UInt64: InstanceCell] = [:]
+    /// Instance cells by registration key (guarded by `lock`): at most one per key, so replacing a
+    /// registration never leaves a scope instance holding the replaced one's instances.
+    var cells: [CellKey: InstanceCell] = [:]
+    /// Guarded by `lock`.
     @usableFromInline var ended = false
+
+    /// Which registration a cell serves: its registry slot (the address of the slot's lock word,
+    /// unique while its container lives) and its name. The cell also remembers the registration
+    /// itself (``InstanceCell/recordID``), since a re-registration reuses the slot.
+    struct CellKey: Hashable {
+        let slot: UInt
+        let name: String?
+    }
 
     init(scope: Scope) { self.scope = scope }
 
@@ -21,27 +31,51 @@ public final class ScopeInstance: @unchecked Sendable {
     /// fails with ``DIError/scopeEnded(scope:type:)``.
     public var isEnded: Bool { lock.withLock { ended } }
 
-    /// The number of instances this scope instance holds.
-    public var instanceCount: Int { lock.withLock { cells.count } }
+    /// The number of instances this scope instance holds (built, not being built).
+    public var instanceCount: Int { lock.withLock { cells.values.filter(\.hasInstance).count } }
 
-    /// Ends the scope instance and releases every instance it holds.
+    /// Ends the scope instance and releases every instance it holds. A build still running in it
+    /// finishes for the resolution that started it, but nothing is kept: threads waiting for that
+    /// build look again (in the container's next instance of the scope, or fail with
+    /// ``DIError/scopeEnded(scope:type:)`` when the ended instance was bound with `withScope`).
     public func end() {
-        let released: [UInt64: InstanceCell] = lock.withLock {
+        let released: [CellKey: InstanceCell] = lock.withLock {
             ended = true
+            for cell in cells.values { cell.isAbandoned = true }
             defer { cells = [:] }
             return cells
         }
         _ = released  // released outside the lock: deinits may resolve or register
     }
 
-    /// The cell for `record`, created on first use; call with the lock held.
-    @usableFromInline
-    func cell(for record: ScopedRecord) -> InstanceCell {
-        let id = record.uniqueID
-        if let existing = cells[id] { return existing }
-        let cell = InstanceCell(type: record.type)
-        cells[id] = cell
+    /// The cell for `record` in slot `slot`, created on first use; call with the lock held.
+    ///
+    /// A cell of an earlier registration of the same key is dropped (returned in `replaced`, to be
+    /// released after the lock; a build still running in it finishes for the threads that asked
+    /// for that registration). A resolution of a registration that was replaced after it looked
+    /// it up, arriving after the newer one made its cell, gets a cell of its own that the scope
+    /// instance does not keep.
+    func cell(for record: ScopedRecord, slot: UInt, replaced: inout InstanceCell?) -> InstanceCell {
+        lock.assertHeld()
+        let key = CellKey(slot: slot, name: record.name)
+        if let existing = cells[key] {
+            if existing.recordID == record.uniqueID { return existing }
+            if existing.recordID > record.uniqueID { return InstanceCell(record: record) }
+            replaced = existing
+        }
+        let cell = InstanceCell(record: record)
+        cells[key] = cell
         return cell
+    }
+
+    /// Drops the cell of `record` (replaced or unregistered), releasing its instance.
+    func discardCell(of record: ScopedRecord, slot: UInt) {
+        let key = CellKey(slot: slot, name: record.name)
+        let discarded: InstanceCell? = lock.withLock {
+            guard let cell = cells[key], cell.recordID == record.uniqueID else { return nil }
+            return cells.removeValue(forKey: key)
+        }
+        _ = discarded  // released outside the lock
     }
 }
 
@@ -63,6 +97,12 @@ final class ScopeStorage: @unchecked Sendable {
         let name = scope.customName ?? scope.description
         let instance = current.withLock { $0.removeValue(forKey: name) }
         instance?.end()
+    }
+
+    /// Gives up `record`'s cell in each current instance (its registration was replaced or removed).
+    func discardCells(of record: ScopedRecord, slot: UInt) {
+        let all = current.withLock { Array($0.values) }
+        for instance in all { instance.discardCell(of: record, slot: slot) }
     }
 
     func endAll() {

@@ -11,7 +11,7 @@ extension Container {
         scope: Scope,
         site: @autoclosure () -> RegistrationSite
     ) throws(DIError) -> T {
-        if scope.tag == 0 { return try runFactory(makeDefault, key: key, type: T.self) }
+        if scope.tag == .transient { return try runFactory(makeDefault, key: key, type: T.self) }
         let home = root ?? self
         do {
             return try home.resolveCore(key: key, type: T.self)

@@ -118,7 +118,7 @@ public struct Factory<T>: Sendable {
         }
         // Most keys are never overridden: skip the lookup (and the error it would throw) when
         // no container in the chain ever held a registration under the key.
-        container.ensureAutoRegistered()
+        try container.ensureAutoRegistered()
         if container.hasSlot(forKeyID: definition.keyID) {
             do {
                 return try container.resolveCore(key: definition.overrideKey, type: T.self)

@@ -14,8 +14,8 @@ import Atomics
 /// singleton or weak registration lives in the record itself rather than in a separate cell.
 @usableFromInline
 class RegistrationRecord: @unchecked Sendable {
-    /// 0 transient, 1 singleton, 2 weak, 3 custom scope: what the resolution path switches on.
-    @usableFromInline let scopeTag: UInt8
+    /// The lifetime's kind: what the resolution path switches on.
+    @usableFromInline let scopeTag: ScopeTag
     /// Whether a singleton's instance is built (guarded by the slot lock; unused by other
     /// lifetimes). Kept here, beside the tag, because resolving a singleton reads both.
     @exclusivity(unchecked) @usableFromInline final var hasInstance = false
@@ -29,7 +29,7 @@ class RegistrationRecord: @unchecked Sendable {
     /// Builds an instance of `type`.
     @usableFromInline let factory: ErasedFactory
 
-    init(scopeTag: UInt8, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+    init(scopeTag: ScopeTag, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
          type: Any.Type, factory: ErasedFactory) {
         self.scopeTag = scopeTag
         self.siteLine = Int32(clamping: site.line)
@@ -46,19 +46,19 @@ class RegistrationRecord: @unchecked Sendable {
     /// The registration's lifetime.
     var scope: Scope {
         switch scopeTag {
-        case 1: return .singleton
-        case 2: return .weak
-        default: return .transient
+        case .singleton: return .singleton
+        case .weak: return .weak
+        case .transient, .custom: return .transient  // `ScopedRecord` overrides this
         }
     }
 
     var displayName: String { ResolutionFrame.displayName(type, name) }
 
     /// Resolves this registration without knowing its static type (for `resolve(_: Any.Type)`).
-    func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot) throws(DIError) -> Any {
+    func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot, requester: Container? = nil) throws(DIError) -> Any {
         func resolve<T>(_: T.Type) -> Result<Any, DIError> {
             Result { () throws(DIError) -> Any in
-                try container.resolve(record: self, key: key, lock: slot.lock, type: T.self)
+                try container.resolve(record: self, key: key, lock: slot.lock, type: T.self, requester: requester)
             }
         }
         return try _openExistential(type, do: resolve).get()
@@ -87,7 +87,7 @@ func makeRecord(scope: Scope, name: String?, site: RegistrationSite, declaredDep
                 type: Any.Type, factory: ErasedFactory) -> RegistrationRecord {
     switch scope.kind {
     case .transient:
-        return RegistrationRecord(scopeTag: 0, name: name, site: site, declaredDependencies: declaredDependencies,
+        return RegistrationRecord(scopeTag: .transient, name: name, site: site, declaredDependencies: declaredDependencies,
                                   type: type, factory: factory)
     case .singleton:
         return SingletonRecord(name: name, site: site, declaredDependencies: declaredDependencies,
@@ -101,16 +101,35 @@ func makeRecord(scope: Scope, name: String?, site: RegistrationSite, declaredDep
     }
 }
 
-/// What a shared instance (singleton, weak, or one per scope instance) is kept in, and who is
-/// building it. Guarded by the lock of whatever owns it (a registry slot or a scope instance).
+/// What a shared instance (singleton, weak, or one per scope instance) is kept in, and its build
+/// in progress. Guarded by the lock of whatever owns it (a registry slot or a scope instance).
+///
+/// Build states (see the concurrency model): *empty* (no instance, no ticket) → *building* (a
+/// ticket, whose owner runs the factory) → *built* (an instance) or, when the factory fails, back
+/// to *empty*. A weak instance that died is *empty* again. A scope cell can also be *abandoned*
+/// (its scope instance ended): nothing is stored in it any more.
 @usableFromInline
 protocol InstanceStorage: AnyObject {
     /// The instance, if built and (for weak storage) still alive; `T` is the registered type.
     func cached<T>(as type: T.Type) -> T?
-    /// The thread building the instance, if any.
-    var builder: ObjectIdentifier? { get set }
+    /// The build in progress, if any.
+    var ticket: BuildTicket? { get set }
     /// Keeps `value`, which the caller just built.
     func store<T>(_ value: T)
+    /// Whether the storage was given up (an ended scope instance's cell): a build finishing
+    /// then keeps nothing, and waiters look for the current storage again.
+    var isAbandoned: Bool { get }
+}
+
+extension InstanceStorage {
+    @usableFromInline var isAbandoned: Bool { false }
+}
+
+/// The kind of a registration's lifetime, in one byte the resolution path switches on without
+/// comparing strings.
+@usableFromInline
+enum ScopeTag: UInt8, Sendable {
+    case transient, singleton, weak, custom
 }
 
 /// A singleton registration: the instance is kept in the record, guarded by the slot lock.
@@ -118,11 +137,11 @@ protocol InstanceStorage: AnyObject {
 final class SingletonRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable {
     /// The instance, once ``RegistrationRecord/hasInstance``.
     @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
-    @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
+    @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
 
     init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
          factory: ErasedFactory) {
-        super.init(scopeTag: 1, name: name, site: site, declaredDependencies: declaredDependencies,
+        super.init(scopeTag: .singleton, name: name, site: site, declaredDependencies: declaredDependencies,
                    type: type, factory: factory)
     }
 
@@ -162,11 +181,11 @@ final class SingletonRecord: RegistrationRecord, InstanceStorage, @unchecked Sen
 @usableFromInline
 final class WeakRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline weak var object: AnyObject?
-    @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
+    @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
 
     init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
          factory: ErasedFactory) {
-        super.init(scopeTag: 2, name: name, site: site, declaredDependencies: declaredDependencies,
+        super.init(scopeTag: .weak, name: name, site: site, declaredDependencies: declaredDependencies,
                    type: type, factory: factory)
     }
 
@@ -193,7 +212,7 @@ final class ScopedRecord: RegistrationRecord, @unchecked Sendable {
     init(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
          factory: ErasedFactory) {
         customScope = scope
-        super.init(scopeTag: 3, name: name, site: site, declaredDependencies: declaredDependencies,
+        super.init(scopeTag: .custom, name: name, site: site, declaredDependencies: declaredDependencies,
                    type: type, factory: factory)
     }
 
@@ -209,12 +228,18 @@ final class InstanceCell: InstanceStorage {
     /// The instance, once `hasInstance`.
     @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
     @exclusivity(unchecked) @usableFromInline var hasInstance = false
-    @exclusivity(unchecked) @usableFromInline var builder: ObjectIdentifier?
+    @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
+    /// Set when the scope instance ends: a build still running then keeps nothing here.
+    @exclusivity(unchecked) @usableFromInline var isAbandoned = false
+    /// The registration the instance belongs to (``ScopedRecord/uniqueID``).
+    let recordID: UInt64
     /// The registered type (to destroy the instance).
     private let type: Any.Type
 
-    @usableFromInline
-    init(type: Any.Type) { self.type = type }
+    init(record: ScopedRecord) {
+        recordID = record.uniqueID
+        type = record.type
+    }
 
     deinit {
         if hasInstance { withUnsafeMutablePointer(to: &instance) { $0.destroy(type: type) } }

@@ -39,7 +39,7 @@ final class SlotTable: @unchecked Sendable {
     @inlinable @inline(__always)
     func startIndex(_ id: UInt) -> Int {
         // Fibonacci hashing spreads pointer-aligned ids over the table.
-        Int(truncatingIfNeeded: (id &* 0x9E37_79B9_7F4A_7C15) &>> shift)
+        Int(truncatingIfNeeded: (id &* fibonacciMultiplier) &>> shift)
     }
 
     @inlinable @inline(__always)

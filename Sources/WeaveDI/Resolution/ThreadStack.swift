@@ -146,7 +146,7 @@ struct ThreadStack {
         // The set comes from a hash of both ends (related types have neighbouring metadata
         // addresses, so both are multiplied into the top bits), and a miss replaces the entries
         // of a set in turn, so edges landing in one set do not evict each other every time.
-        let mixed = (parent.id &* 0x9E37_79B9_7F4A_7C15) ^ (to.id &* 0xC2B2_AE3D_27D4_EB4F)
+        let mixed = (parent.id &* fibonacciMultiplier) ^ (to.id &* secondaryMultiplier)
         let set = header.pointee.edgeCache + Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 2)) * 4
         for way in 0..<4 where set[way] == stamp { return false }
         header.pointee.edgeVictim &+= 1

@@ -85,6 +85,20 @@ struct SlotLock: @unchecked Sendable {
     }
     #endif
 
+    /// Debug builds: stops the program when the lock is not held — by the calling thread, where
+    /// the platform can tell (Apple's), by anyone elsewhere. For code whose contract says "call
+    /// with the lock held". Compiled out of release builds.
+    @inline(__always)
+    func assertHeld() {
+        #if DEBUG
+        #if canImport(Darwin)
+        os_unfair_lock_assert_owner(word)
+        #else
+        assert(weavedi_slot_is_locked(word), "WeaveDI: a slot lock that must be held is free")
+        #endif
+        #endif
+    }
+
     @inlinable @inline(__always)
     func withLock<R>(_ body: () throws -> R) rethrows -> R {
         lock()
