@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WeaveDI
+@testable import WeaveDI
 
 // Seed 002's multi-module wiring: module A declares an optional key, the app fills it in.
 public protocol AccountLoading {
@@ -34,6 +34,16 @@ final class RunLog: @unchecked Sendable {
     private struct WeakRun { weak var container: Container? }
     private var runs: [WeakRun] = []
     private var ownedContainers: [Container] = []
+    /// Run once, in the middle of the container's next run (after the loader is registered).
+    private var midRunActions: [ObjectIdentifier: (Container) -> Void] = [:]
+
+    func duringNextRun(of container: Container, _ action: @escaping (Container) -> Void) {
+        lock.withLock { midRunActions[ObjectIdentifier(container)] = action }
+    }
+
+    func takeMidRunAction(for container: Container) -> ((Container) -> Void)? {
+        lock.withLock { midRunActions.removeValue(forKey: ObjectIdentifier(container)) }
+    }
 
     func record(_ container: Container) { lock.withLock { runs.append(WeakRun(container: container)) } }
 
@@ -64,6 +74,7 @@ extension Container: AutoRegistering {
         // Widens the window in which racing first resolutions must wait for this run.
         Thread.sleep(forTimeInterval: 0.002)
         accountLoader.register { AccountLoader() }
+        runLog.takeMidRunAction(for: container)?(container)
         container.register(AuditService.self) { AuditServiceImpl() }
         container.register(ScratchPad.self) { ScratchPad() }
     }
@@ -207,6 +218,45 @@ struct AutoRegisteringTests {
         #expect(runLog.count(for: container) == 2)
     }
 
+    @Test("a reset while registerAllServices runs: it runs again, and nothing it registers is lost")
+    func resetDuringTheRun() {
+        let container = runLog.owned()
+        runLog.duringNextRun(of: container) { container in
+            // Another thread resets the container in the middle of the run: what the run
+            // registered so far (the loader) is cleared.
+            let done = DispatchSemaphore(value: 0)
+            Thread { container.reset(); done.signal() }.start()
+            done.wait()
+        }
+        #expect(container.resolve(AuditService.self) != nil)
+        #expect(Container.accountLoader.resolve(in: container) != nil, "the loader, cleared by the reset, is back")
+        #expect(runLog.count(for: container) == 2)
+        #expect(container.resolve(ScratchPad.self) != nil)
+        #expect(runLog.count(for: container) == 2, "done for good after the second run")
+    }
+
+    @Test("the run and a default computed on another thread waiting for each other: reported, no hang")
+    func runAndDefaultWaitingForEachOther() {
+        let container = runLog.owned()
+        let defaults = InjectedDefaults(context: .live)
+        RunWaitingKey.container = container
+        let runStarted = DispatchSemaphore(value: 0)
+        runLog.duringNextRun(of: container) { _ in
+            runStarted.signal()
+            _ = RunWaitingKey.computing.wait(timeout: .now() + 10)
+            // The default is being computed by the other thread, which waits for this run.
+            _ = defaults.value(for: RunWaitingKey.self)
+        }
+        let finished = DispatchGroup()
+        finished.enter()
+        Thread { _ = container.resolve(ScratchPad.self); finished.leave() }.start()
+        #expect(runStarted.wait(timeout: .now() + 10) == .success)
+        finished.enter()
+        Thread { _ = defaults.value(for: RunWaitingKey.self); finished.leave() }.start()
+        #expect(finished.wait(timeout: .now() + 10) == .success, "both threads finish")
+        #expect(container.resolve(AuditService.self) != nil)
+    }
+
     @Test("a child's first resolution prepares the root, once")
     func childContainer() {
         let root = runLog.owned()
@@ -232,4 +282,14 @@ final class Counter: @unchecked Sendable {
 
     func increment() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+/// A default that resolves from a container whose auto-registration may be running.
+enum RunWaitingKey: InjectedKey {
+    nonisolated(unsafe) static var container: Container?
+    static let computing = DispatchSemaphore(value: 0)
+    static var liveValue: Bool {
+        computing.signal()
+        return container?.resolve(AuditService.self) != nil
+    }
 }
