@@ -1,3 +1,12 @@
+// Concurrency model (Reliability/ConcurrencyModel article): a scope instance holds one cell per
+// registration key, guarded by its own lock. A cell goes empty → building (a `BuildTicket`) →
+// built, like a singleton's storage (`Container.resolveShared`). `end()` marks the instance ended
+// and every cell abandoned under the lock: a build still running in an abandoned cell keeps
+// nothing, and its waiters look again — in the container's new current instance, or they fail
+// with `scopeEnded` when the ended instance was bound by `withScope`. A resolution that finds the
+// container's current instance ended takes the next one (`endScope` promises a new instance), so
+// `endScope` racing a resolution never fails it.
+
 /// One instance of a custom scope: the instances of every registration in that scope, resolved
 /// while it is current.
 ///

@@ -54,6 +54,7 @@ final class Registry: @unchecked Sendable {
 
     /// A fresh slot for `id` from the arena; the caller holds the write lock.
     private func makeSlot(id: UInt) -> TypeSlot {
+        writeLock.assertHeld()
         if chunkBase == nil || used == chunkCapacity {
             // Chunks grow (4, 8, … 256 slots) so a small container wastes little and a large one
             // allocates rarely.

@@ -129,6 +129,7 @@ struct TypeSlot {
     /// The registration for `name`; call with the lock held.
     @inlinable
     func record(named name: String?) -> RegistrationRecord? {
+        lock.assertHeld()
         guard let name else { return storage.pointee.unnamed }
         return findNamed(name, counting: false)?.takeUnretainedValue()
     }
@@ -136,6 +137,7 @@ struct TypeSlot {
     /// When the registration for `name` was made (its write's sequence number), if there is one;
     /// call with the lock held.
     func sequence(named name: String?) -> Int? {
+        lock.assertHeld()
         guard let name else { return storage.pointee.unnamed == nil ? nil : storage.pointee.unnamedSequence }
         if let position = storage.pointee.namedIndex?[name] { return storage.pointee.named[position].sequence }
         return storage.pointee.named.first { $0.record.name == name }?.sequence
@@ -143,6 +145,7 @@ struct TypeSlot {
 
     /// How many resolutions `record` (a registration in this slot) served; call with the lock held.
     func resolutions(of record: RegistrationRecord) -> Int {
+        lock.assertHeld()
         if storage.pointee.unnamed === record { return storage.pointee.unnamedResolutions }
         return storage.pointee.named.first { $0.record === record }?.resolutions ?? 0
     }
@@ -151,6 +154,7 @@ struct TypeSlot {
     /// replaced; call with the lock held. A new registration counts its resolutions from zero;
     /// `sequence` is when it was made (listings are in that order).
     func setRecord(_ record: __owned RegistrationRecord?, named name: String?, sequence: Int = 0) -> RegistrationRecord? {
+        lock.assertHeld()
         guard let name else {
             let old = storage.pointee.unnamed
             storage.pointee.unnamed = record
@@ -197,6 +201,7 @@ struct TypeSlot {
 
     /// Sets every registration's resolution count back to zero; call with the lock held.
     func resetResolutionCounts() {
+        lock.assertHeld()
         storage.pointee.unnamedResolutions = 0
         for index in storage.pointee.named.indices { storage.pointee.named[index].resolutions = 0 }
     }
@@ -206,7 +211,8 @@ struct TypeSlot {
 
     /// Every registration in the slot with when it was made; call with the lock held.
     var allRecordsWithSequence: [(record: RegistrationRecord, sequence: Int)] {
-        (storage.pointee.unnamed.map { [($0, storage.pointee.unnamedSequence)] } ?? [])
+        lock.assertHeld()
+        return (storage.pointee.unnamed.map { [($0, storage.pointee.unnamedSequence)] } ?? [])
             + storage.pointee.named.map { ($0.record, $0.sequence) }
     }
 
@@ -216,6 +222,7 @@ struct TypeSlot {
     /// Removes every registration and returns them (to be released outside the lock); call with
     /// the lock held.
     func removeAll() -> [RegistrationRecord] {
+        lock.assertHeld()
         let records = allRecords
         storage.pointee.unnamed = nil
         storage.pointee.unnamedResolutions = 0

@@ -88,7 +88,7 @@ struct SlotLock: @unchecked Sendable {
     /// Debug builds: stops the program when the lock is not held — by the calling thread, where
     /// the platform can tell (Apple's), by anyone elsewhere. For code whose contract says "call
     /// with the lock held". Compiled out of release builds.
-    @inline(__always)
+    @inlinable @inline(__always)
     func assertHeld() {
         #if DEBUG
         #if canImport(Darwin)
