@@ -41,6 +41,10 @@ final class ScopedRace: Sendable {}
 final class ScopedWaited: Sendable {}
 final class SlowHooked: Sendable {}
 final class SlowHookOther: Sendable {}
+final class SlowHookOuter: Sendable {
+    let inner: SlowHooked?
+    init(inner: SlowHooked?) { self.inner = inner }
+}
 final class ReRegistered: Sendable {
     static let live = Counter()
     static let gone = Counter()
@@ -221,7 +225,27 @@ struct ConcurrencyModelTests {
         let (again, otherResolved) = inHook.value
         #expect(again != nil && again === built)
         #expect(otherResolved)
-        #expect(!container.dependencyGraph().edges.contains { $0.from.contains("SlowHooked") && $0.to.contains("SlowHookOther") })
+        #expect(container.dependencyGraph().hasEdge(from: SlowHooked.self, to: SlowHookOther.self) == false)
+    }
+
+    /// Fault 2, nested: the hook for a resolution made inside another factory runs once the
+    /// outer factory is done, so what the hook resolves is not a dependency of the outer type.
+    @Test("a slow-resolution hook for a nested resolution runs after the outermost factory")
+    func slowHookAfterOutermostFactory() {
+        let container = Container()
+        container.register(SlowHookOuter.self) { SlowHookOuter(inner: container.resolve(SlowHooked.self)) }
+        container.register(SlowHooked.self, scope: .singleton) { SlowHooked() }
+        container.register(SlowHookOther.self) { SlowHookOther() }
+        let token = UnifiedDI.onSlowResolution(threshold: 0) { name, _ in
+            guard name == String(reflecting: SlowHooked.self) else { return }
+            _ = container.resolve(SlowHookOther.self)
+        }
+        defer { token.cancel() }
+        #expect(container.resolve(SlowHookOuter.self)?.inner != nil)
+        let graph = container.dependencyGraph()
+        #expect(graph.hasEdge(from: SlowHookOuter.self, to: SlowHooked.self))
+        #expect(graph.hasEdge(from: SlowHookOuter.self, to: SlowHookOther.self) == false)
+        #expect(graph.hasEdge(from: SlowHooked.self, to: SlowHookOther.self) == false)
     }
 
     /// Fault 4.
@@ -369,4 +393,13 @@ enum CrossKeyA: InjectedKey {
 
 enum CrossKeyB: InjectedKey {
     static var liveValue: Int { CrossKeyA.compute(reading: CrossKeyA.self) }
+}
+
+extension DependencyGraph {
+    /// Whether the graph has an edge between the unnamed registrations of two types.
+    func hasEdge(from: Any.Type, to: Any.Type) -> Bool {
+        let source = nodes(typeName: String(reflecting: from)).map(\.id)
+        let target = nodes(typeName: String(reflecting: to)).map(\.id)
+        return edges.contains { source.contains($0.from) && target.contains($0.to) }
+    }
 }

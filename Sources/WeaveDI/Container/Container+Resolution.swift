@@ -247,9 +247,21 @@ extension Container {
 
     /// Counts a factory run's duration and tells the slow-resolution hooks and log; called with
     /// no factory frame of it on the stack and no lock held.
+    ///
+    /// Hooks and logs hear it once no factory at all runs on this thread: a nested resolution's
+    /// report waits for the outermost one to finish, so a hook that resolves never runs inside
+    /// a factory (it would add false edges to the dependency graph, or close a false cycle).
     func reportDuration(_ seconds: Double, key: RegistryKey, type: Any.Type) {
         statisticsStore.recordDuration(key, type: type, seconds: seconds)
-        if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: seconds) }
+        guard failureSink == nil else { return }
+        let stack = ResolutionStack.current
+        stack.pendingTimings.append(PendingTiming(type: type, name: key.name, seconds: seconds))
+        guard stack.depth == 0 else { return }
+        let due = stack.pendingTimings
+        stack.pendingTimings = []
+        for timing in due {
+            DiagnosticsCenter.shared.reportResolutionTime(timing.type, name: timing.name, seconds: timing.seconds)
+        }
     }
 
     /// Cycle check and graph edge for a resolution made while a factory runs on this thread.

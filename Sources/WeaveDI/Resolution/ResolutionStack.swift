@@ -56,6 +56,10 @@ final class ResolutionStack {
     /// it is not timed a second time.
     var tracked: TrackedResolution?
 
+    /// Factory durations measured while an outer factory still runs on this thread: the
+    /// slow-resolution hooks hear them when the outermost resolution is done.
+    var pendingTimings: [PendingTiming] = []
+
     init() {
         header = .allocate(capacity: 1)
         header.initialize(to: ThreadStack.Header(owner: nil))
@@ -158,6 +162,13 @@ struct ReportedFailure {
     let depth: Int
     /// Whether a factory rethrew it to `depth` (rather than it being reported there).
     let propagated: Bool
+}
+
+/// A factory duration the slow-resolution hooks have not heard yet.
+struct PendingTiming {
+    let type: Any.Type
+    let name: String?
+    let seconds: Double
 }
 
 /// The resolution `resolveWithTracking` times: the frame at `depth` resolving `key`.
