@@ -260,7 +260,7 @@ struct RegistryStorageTests {
         #expect(child.resolve(ServiceA.self) === parent.resolve(ServiceA.self))
         #expect(child.resolve(ServiceB.self) != nil)
         #expect(parent.resolve(ServiceB.self) == nil)
-        #expect(child.autoRegistrationState.load(ordering: .relaxed) == parent.autoRegistrationState.load(ordering: .relaxed))
+        #expect(child.autoRegistrationWord.load(ordering: .relaxed) == parent.autoRegistrationWord.load(ordering: .relaxed))
     }
 
     @Test("Thousands of names on one type: each resolves to its own registration, removal keeps the rest")

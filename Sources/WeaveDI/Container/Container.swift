@@ -36,7 +36,9 @@ public final class Container: @unchecked Sendable {
     /// by its children, so every resolution checks it with a single load. Changed only under
     /// `autoRegistration`'s lock. (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic`
     /// from inlined client code costs a retain, a release and a dynamic call.)
-    @usableFromInline let autoRegistrationState: UnsafeAtomic<AutoRegistrationState>
+    /// (The raw value of an ``AutoRegistrationState``: the resolution path compares one byte,
+    /// where loading the enum itself would also check the byte is one of its cases.)
+    @usableFromInline let autoRegistrationWord: UnsafeAtomic<UInt8>
     /// The run in progress, and whether `reset()` asked for another (root containers only).
     let autoRegistration = Locked<AutoRegistrationRun>(AutoRegistrationRun())
     let scopes = ScopeStorage()
@@ -72,7 +74,7 @@ public final class Container: @unchecked Sendable {
         self.parent = parent
         let root = parent.map { $0.root ?? $0 }
         self.root = root
-        self.autoRegistrationState = root?.autoRegistrationState ?? .create(.pending)
+        self.autoRegistrationWord = root?.autoRegistrationWord ?? .create(AutoRegistrationState.pending.rawValue)
         self.failureSink = nil
         self.alwaysRecordsGraph = false
     }
@@ -84,7 +86,7 @@ public final class Container: @unchecked Sendable {
         currentTable = registry.current
         self.parent = nil
         self.root = nil
-        self.autoRegistrationState = .create(.done)
+        self.autoRegistrationWord = .create(AutoRegistrationState.done.rawValue)
         self.failureSink = sink
         self.alwaysRecordsGraph = true
     }
@@ -96,7 +98,7 @@ public final class Container: @unchecked Sendable {
 
     deinit {
         // A child shares its root's word; the root (which the child keeps alive) frees it.
-        if root == nil { autoRegistrationState.destroy() }
+        if root == nil { autoRegistrationWord.destroy() }
     }
 
     @usableFromInline var identity: ObjectIdentifier { ObjectIdentifier(self) }
@@ -154,7 +156,15 @@ public final class Container: @unchecked Sendable {
     ///   other threads, for this thread: waiting would never end.
     @inlinable @inline(__always)
     func ensureAutoRegistered() throws(DIError) {
-        if autoRegistrationState.load(ordering: .acquiring) != .done { try (root ?? self).runAutoRegistration() }
+        if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue {
+            try (root ?? self).runAutoRegistration()
+        }
+    }
+
+    /// Where auto-registration stands (slow paths; written under `autoRegistration`'s lock).
+    var autoRegistrationState: AutoRegistrationState {
+        get { AutoRegistrationState(rawValue: autoRegistrationWord.load(ordering: .acquiring)) ?? .pending }
+        set { autoRegistrationWord.store(newValue.rawValue, ordering: .releasing) }
     }
 
     // Concurrency model: the run is a `BuildTicket` job owned by the thread running it; waiting
@@ -165,7 +175,7 @@ public final class Container: @unchecked Sendable {
     @usableFromInline
     func runAutoRegistration() throws(DIError) {
         guard let adopter = Container.self as? AutoRegistering.Type else {
-            autoRegistrationState.store(.done, ordering: .releasing)
+            autoRegistrationState = .done
             return
         }
         let stack = ResolutionStack.current
@@ -173,13 +183,13 @@ public final class Container: @unchecked Sendable {
         enum Step { case done, run(BuildTicket), wait(BuildTicket) }
         while true {
             let step: Step = autoRegistration.withLock { run in
-                switch autoRegistrationState.load(ordering: .acquiring) {
+                switch autoRegistrationState {
                 case .done:
                     return .done
                 case .pending:
                     let ticket = BuildTicket(job: .autoRegistration, owner: me)
                     run.ticket = ticket
-                    autoRegistrationState.store(.running, ordering: .releasing)
+                    autoRegistrationState = .running
                     return .run(ticket)
                 case .running:
                     let ticket = run.ticket.unsafelyUnwrapped  // set whenever the state is running
@@ -193,7 +203,7 @@ public final class Container: @unchecked Sendable {
                 Container.withShared(self) { adopter.registerAllServices() }
                 BuildCoordinator.shared.finish(ticket) {
                     autoRegistration.withLock { run in
-                        autoRegistrationState.store(run.resetDuringRun ? .pending : .done, ordering: .releasing)
+                        autoRegistrationState = run.resetDuringRun ? .pending : .done
                         run = AutoRegistrationRun()
                     }
                 }
@@ -207,8 +217,8 @@ public final class Container: @unchecked Sendable {
     /// progress, if any, whose registrations so far were just cleared.
     func restartAutoRegistration() {
         autoRegistration.withLock { run in
-            switch autoRegistrationState.load(ordering: .acquiring) {
-            case .done: autoRegistrationState.store(.pending, ordering: .releasing)
+            switch autoRegistrationState {
+            case .done: autoRegistrationState = .pending
             case .running: run.resetDuringRun = true
             case .pending: break
             }
@@ -218,7 +228,7 @@ public final class Container: @unchecked Sendable {
 
 /// Where a root container's `AutoRegistering` run stands.
 @usableFromInline
-enum AutoRegistrationState: UInt8, AtomicValue, Sendable {
+enum AutoRegistrationState: UInt8, Sendable {
     /// Not run yet (or reset since): the next resolution runs it.
     case pending
     /// `registerAllServices()` is running on the thread that owns the run's ticket.
