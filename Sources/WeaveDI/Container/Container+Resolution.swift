@@ -1,3 +1,11 @@
+// Concurrency model (Reliability/ConcurrencyModel article; Spec/BuildWait.pml): a resolution
+// takes its type's slot lock only to read the registration (and a built singleton). A transient's
+// factory runs with no lock held. A shared instance (singleton, weak, scoped) is built by the one
+// thread that finds its storage empty and puts a `BuildTicket` there (`resolveShared`); the others
+// wait for that ticket through `BuildCoordinator`, the process's one wait-for graph. Same-thread
+// cycles are found on the thread's resolution stack; cross-thread ones by the graph. Timing hooks
+// run after the factory's frame is popped and its instance stored (`reportDuration`).
+
 import Atomics
 import Foundation
 
