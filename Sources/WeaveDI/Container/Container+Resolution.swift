@@ -155,7 +155,12 @@ extension Container {
     /// scope instances bound to it apply to scoped registrations found here.
     @inlinable @inline(__always)
     func resolveSlot<T>(key: RegistryKey, name: String?, requester: Container?) throws(DIError) -> T {
-        try ensureAutoRegistered()
+        // One load and comparison: auto-registration is done and no validation diverts this
+        // container's resolutions (its sandbox then resolves, see `prepareResolution`).
+        if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
+           let sandbox = try prepareResolution() {
+            return try name == nil ? sandbox.resolveUnnamed(id: key.id) : sandbox.resolveNamed(key: key)
+        }
         // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
         // (The registry's table, through the copy of its pointer kept in the container.)
         guard let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(key.id) }) else {
@@ -428,7 +433,8 @@ extension Container {
     }
 
     func resolveErased(_ type: Any.Type, name: String?, requester: Container? = nil) throws(DIError) -> Any {
-        try ensureAutoRegistered()
+        let target = try resolutionTarget()
+        if target !== self { return try target.resolveErased(type, name: name) }
         let key = RegistryKey(anyType: type, name: name)
         if let slot = registry.slot(for: key.id) {
             let record = slot.lock.withLock { slot.findCountingResolution(named: name)?.takeUnretainedValue() }
@@ -448,6 +454,8 @@ extension Container {
     /// (`thrown`: the caller gets the error), so a quiet miss builds no strings.
     @usableFromInline @discardableResult
     func report(_ error: DIError, thrown: Bool = false) -> DIError {
+        // A validation sandbox hears what its thread's diverted resolutions report, not the app.
+        if let sandbox = divertedTarget() { return sandbox.report(error, thrown: thrown) }
         let stack = ResolutionStack.current
         if stack.takePropagated(error) { return error }
         var error = error

@@ -32,15 +32,18 @@ public final class Container: @unchecked Sendable {
     public let parent: Container?
     /// The root of the parent chain; it owns auto-registration.
     @usableFromInline let root: Container?
-    /// Where `AutoRegistering` stands for the root container. One word per root container, shared
-    /// by its children, so every resolution checks it with a single load. Changed only under
-    /// `autoRegistration`'s lock. (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic`
-    /// from inlined client code costs a retain, a release and a dynamic call.)
-    /// (The raw value of an ``AutoRegistrationState``: the resolution path compares one byte,
-    /// where loading the enum itself would also check the byte is one of its cases.)
+    /// Whether a resolution can go straight to this container's registry: where `AutoRegistering`
+    /// stands for the root container (an ``AutoRegistrationState``'s raw value), plus
+    /// ``divertedBit`` while a validation diverts resolutions of the root's containers. One word
+    /// per root container, shared by its children, so every resolution checks both with a single
+    /// load and comparison (with `done`). Changed only under `autoRegistration`'s lock.
+    /// (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic` from inlined client code
+    /// costs a retain, a release and a dynamic call; a raw byte, not the enum: loading the enum
+    /// would also check the byte is one of its cases.)
     @usableFromInline let autoRegistrationWord: UnsafeAtomic<UInt8>
-    /// The run in progress, and whether `reset()` asked for another (root containers only).
-    let autoRegistration = Locked<AutoRegistrationRun>(AutoRegistrationRun())
+    /// The run in progress, whether `reset()` asked for another, and the validations diverting
+    /// resolutions (root containers only).
+    let autoRegistration = Locked<AutoRegistrationControl>(AutoRegistrationControl())
     let scopes = ScopeStorage()
     let graph = DependencyGraphRecorder()
     let statisticsStore = StatisticsStore()
@@ -161,10 +164,75 @@ public final class Container: @unchecked Sendable {
         }
     }
 
-    /// Where auto-registration stands (slow paths; written under `autoRegistration`'s lock).
+    /// Set in ``autoRegistrationWord`` while a validation diverts this root's resolutions (see
+    /// ``divertedTarget()``), so that they leave the fast path.
+    static var divertedBit: UInt8 { 0b100 }
+
+    /// Where auto-registration stands (slow paths; written under `autoRegistration`'s lock, which
+    /// also keeps the diverted bit as it is).
     var autoRegistrationState: AutoRegistrationState {
-        get { AutoRegistrationState(rawValue: autoRegistrationWord.load(ordering: .acquiring)) ?? .pending }
-        set { autoRegistrationWord.store(newValue.rawValue, ordering: .releasing) }
+        get {
+            let raw = autoRegistrationWord.load(ordering: .acquiring) & ~Container.divertedBit
+            return AutoRegistrationState(rawValue: raw) ?? .pending
+        }
+        set {
+            let diverted = autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit
+            autoRegistrationWord.store(newValue.rawValue | diverted, ordering: .releasing)
+        }
+    }
+
+    /// The container a resolution asked of this one runs in instead: the validation sandbox,
+    /// while the current thread validates a container chain this one belongs to (its factories
+    /// may have captured this container). `nil` otherwise; one relaxed load when no validation
+    /// runs.
+    func divertedTarget() -> Container? {
+        guard autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0 else { return nil }
+        return ResolutionStack.current.validation?.target(for: self)
+    }
+
+    /// The slow path of a resolution whose container's word is not `done`: the container to
+    /// resolve in instead (a validation sandbox), or `nil` after auto-registration is done.
+    @usableFromInline
+    func prepareResolution() throws(DIError) -> Container? {
+        if let sandbox = divertedTarget() { return sandbox }
+        try (root ?? self).runAutoRegistration()
+        return nil
+    }
+
+    /// This container, or the validation sandbox it is diverted to (after auto-registration).
+    @inlinable
+    func resolutionTarget() throws(DIError) -> Container {
+        if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
+           let sandbox = try prepareResolution() {
+            return sandbox
+        }
+        return self
+    }
+
+    /// `validate()`'s part: while `body` runs, resolutions the current thread asks of this
+    /// container or one of its parents are made in `sandbox`.
+    func divertResolutions<R>(to sandbox: Container, _ body: () -> R) -> R {
+        let stack = ResolutionStack.current
+        let diversion = ValidationDiversion(sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: stack.validation)
+        let home = root ?? self
+        stack.validation = diversion
+        home.setDiverted(+1)
+        defer {
+            home.setDiverted(-1)
+            stack.validation = diversion.outer
+        }
+        return body()
+    }
+
+    /// Counts the validations diverting this root's resolutions; the bit is set while any does.
+    /// (Called on the root, whose lock guards the word its children share.)
+    private func setDiverted(_ change: Int) {
+        autoRegistration.withLock { control in
+            control.diversions += change
+            let state = autoRegistrationState
+            let bit = control.diversions > 0 ? Container.divertedBit : 0
+            autoRegistrationWord.store(state.rawValue | bit, ordering: .releasing)
+        }
     }
 
     // Concurrency model: the run is a `BuildTicket` job owned by the thread running it; waiting
@@ -175,7 +243,7 @@ public final class Container: @unchecked Sendable {
     @usableFromInline
     func runAutoRegistration() throws(DIError) {
         guard let adopter = Container.self as? AutoRegistering.Type else {
-            autoRegistrationState = .done
+            autoRegistration.withLock { _ in autoRegistrationState = .done }
             return
         }
         let stack = ResolutionStack.current
@@ -204,7 +272,8 @@ public final class Container: @unchecked Sendable {
                 BuildCoordinator.shared.finish(ticket) {
                     autoRegistration.withLock { run in
                         autoRegistrationState = run.resetDuringRun ? .pending : .done
-                        run = AutoRegistrationRun()
+                        run.ticket = nil
+                        run.resetDuringRun = false
                     }
                 }
             case .wait(let ticket):
@@ -237,12 +306,33 @@ enum AutoRegistrationState: UInt8, Sendable {
     case done
 }
 
-/// The auto-registration run in progress (guarded by the container's lock for it).
-struct AutoRegistrationRun {
+/// The auto-registration run in progress and the diverting validations (guarded by the
+/// container's lock for them).
+struct AutoRegistrationControl {
     /// The running thread's ticket, while the state is `running`.
     var ticket: BuildTicket?
     /// `reset()` was called during the run: its registrations were cleared, so it runs again.
     var resetDuringRun = false
+    /// Validations currently diverting the root's resolutions to their sandboxes.
+    var diversions = 0
+}
+
+/// Which containers a validating thread's resolutions are diverted from, and to which sandbox
+/// (nested validations keep the outer one).
+final class ValidationDiversion {
+    let sources: Set<ObjectIdentifier>
+    let sandbox: Container
+    let outer: ValidationDiversion?
+
+    init(sources: Set<ObjectIdentifier>, sandbox: Container, outer: ValidationDiversion?) {
+        self.sources = sources
+        self.sandbox = sandbox
+        self.outer = outer
+    }
+
+    func target(for container: Container) -> Container? {
+        sources.contains(container.identity) ? sandbox : outer?.target(for: container)
+    }
 }
 
 /// What ``Container/register(_:scope:file:line:factory:)`` does when the type and name are

@@ -6,14 +6,16 @@ extension Container {
     /// dependencies modules declared that are not registered, plus the whole dependency graph.
     ///
     /// The sandbox is a fresh container holding fresh copies of the registrations, bound as
-    /// `Container.shared` while validation runs: factories that resolve through
-    /// `Container.shared`, `UnifiedDI` or the property wrappers resolve there. The app's
-    /// singletons, scope instances and statistics are untouched, and its `onResolutionError` and
-    /// `onSlowResolution` hooks hear nothing. Factories do run, side effects included.
+    /// `Container.shared` while validation runs; and the resolutions the validating thread asks
+    /// of this container or its parents (a factory that captured the bootstrap's `container`)
+    /// are made in the sandbox too. So factories that resolve through a captured container,
+    /// `Container.shared`, `UnifiedDI`, the property wrappers or `Factory` keys all resolve there.
+    /// The app's singletons, scope instances, statistics and dependency graph are untouched, and
+    /// its `onResolutionError` and `onSlowResolution` hooks hear nothing. Factories do run (in the
+    /// sandbox), side effects included. Other threads keep using the app's container meanwhile.
     ///
-    /// Limits: a factory that captured a particular container (`container.resolve(…)` on the
-    /// bootstrap's `container`) resolves in that container, not the sandbox; so does work a
-    /// factory sends to another thread or dispatch queue (the binding follows tasks, not threads).
+    /// Limit: work a factory sends to another thread or dispatch queue is not diverted (the
+    /// `Container.shared` binding follows tasks, the diversion the validating thread).
     public func validate() -> ValidationReport {
         ValidationSandbox(copying: self).validateAll()
     }

@@ -2,14 +2,19 @@
 /// parents'), where validation resolves everything without touching the app.
 ///
 /// Resolution runs with the sandbox bound as `Container.shared`, so factories that resolve through
-/// `Container.shared`, `UnifiedDI` or the property wrappers resolve in the sandbox. Its failures
-/// go to its collector, never to the app's hooks or log; its singletons and scope instances are
-/// its own and are released with it.
+/// `Container.shared`, `UnifiedDI` or the property wrappers resolve in the sandbox; and while it
+/// runs, resolutions the validating thread asks of the validated container or its parents — a
+/// factory that captured the bootstrap's `container` — are diverted to the sandbox too. Its
+/// failures go to its collector, never to the app's hooks or log; its singletons and scope
+/// instances are its own and are released with it.
 final class ValidationSandbox {
     let collector = ValidationCollector()
     let container: Container
+    /// The validated container.
+    let source: Container
 
     init(copying source: Container) {
+        self.source = source
         // The app would run its AutoRegistering setup before its first resolution; so does this.
         // It fails only when the run in progress waits for this very thread (validation started
         // inside a factory the run needs); the registrations made so far are validated then.
@@ -37,7 +42,7 @@ final class ValidationSandbox {
     /// Resolves `registration` in the sandbox. Returns the failure, and whether it was already
     /// collected (a nested resolution reported it and the factories rethrew it).
     func resolve(_ registration: ChainedRegistration) -> (error: DIError, collected: Bool)? {
-        Container.withShared(container) { () -> (error: DIError, collected: Bool)? in
+        isolated { () -> (error: DIError, collected: Bool)? in
             do throws(DIError) {
                 _ = try registration.resolve()
                 return nil
@@ -49,7 +54,7 @@ final class ValidationSandbox {
 
     /// Resolves `type` (unnamed) as `Container.shared.resolve(type)` would, in the sandbox.
     func resolve(_ type: Any.Type) -> DIError? {
-        Container.withShared(container) { () -> DIError? in
+        isolated { () -> DIError? in
             do throws(DIError) {
                 _ = try container.resolveErased(type, name: nil)
                 return nil
@@ -58,5 +63,11 @@ final class ValidationSandbox {
                 return container.report(error, thrown: true)
             }
         }
+    }
+
+    /// Runs `body` with the sandbox standing in for the validated container and its parents:
+    /// bound as `Container.shared`, and taking the resolutions asked of them on this thread.
+    private func isolated<R>(_ body: () -> R) -> R {
+        Container.withShared(container) { source.divertResolutions(to: container, body) }
     }
 }

@@ -12,7 +12,8 @@ extension Container {
         site: @autoclosure () -> RegistrationSite
     ) throws(DIError) -> T {
         if scope.tag == .transient { return try runFactory(makeDefault, key: key, type: T.self) }
-        let home = root ?? self
+        // (A validation sandbox, when this thread validates this container: it installs there.)
+        let home = try (root ?? self).resolutionTarget()
         do {
             return try home.resolveCore(key: key, type: T.self)
         } catch {

@@ -56,6 +56,10 @@ final class ResolutionStack {
     /// it is not timed a second time.
     var tracked: TrackedResolution?
 
+    /// The validation this thread runs, whose sandbox takes the resolutions asked of the
+    /// validated containers (see `Container.divertResolutions`).
+    var validation: ValidationDiversion?
+
     /// Factory durations measured while an outer factory still runs on this thread: the
     /// slow-resolution hooks hear them when the outermost resolution is done.
     var pendingTimings: [PendingTiming] = []
