@@ -280,6 +280,11 @@ extension Container {
     /// Cycle check and graph edge for a resolution made while a factory runs on this thread.
     @usableFromInline
     func enterNested(key: RegistryKey, type: Any.Type, stack: ThreadStack) throws(DIError) {
+        let limit = Container.depthLimit.load(ordering: .relaxed)
+        if stack.depth >= limit {
+            let head = stack.object.frames.prefix(8).map(\.displayName)
+            throw DIError.resolutionTooDeep(path: head, limit: limit)
+        }
         let cycleStart = stack.indexOf(key, in: identity)
         // An edge closing a cycle is a real dependency too: the graph shows the cycle. (The
         // stack is not empty here, so the edge check is made in place rather than via `noteEdge`.)

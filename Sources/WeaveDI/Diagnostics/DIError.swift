@@ -15,6 +15,10 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// The type was registered twice under the same name while duplicates are rejected
     /// (see ``Container/duplicatePolicy``).
     case duplicateRegistration(Any.Type, name: String? = nil, first: RegistrationSite, second: RegistrationSite)
+    /// Factories nested deeper than ``Container/maximumResolutionDepth`` on one thread: `path`
+    /// is the head of the chain (outermost first), `limit` the depth in force. Stopped before the
+    /// thread's stack runs out.
+    case resolutionTooDeep(path: [String], limit: Int)
 
     /// What went wrong, naming the types involved, and what to do about it.
     public var description: String {
@@ -39,6 +43,8 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             return "Scope '\(scope)' has ended; \(String(reflecting: type)) cannot be resolved in it. Begin a new scope instance."
         case let .duplicateRegistration(type, name, first, second):
             return "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
+        case let .resolutionTooDeep(path, limit):
+            return "Resolution nested more than \(limit) factories deep: \(path.joined(separator: " -> ")) -> …. A chain this deep is usually a factory that keeps resolving new names or types; if the graph really is this deep, raise Container.maximumResolutionDepth (each level takes stack: about 6 KB in a debug build)."
         }
     }
 
@@ -51,7 +57,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         case let .dependencyNotFound(type, name, _), let .factoryFailed(type, name, _),
             let .duplicateRegistration(type, name, _, _):
             return ResolutionFrame.displayName(type, name)
-        case let .circularDependency(path): return path.first ?? "?"
+        case let .circularDependency(path), let .resolutionTooDeep(path, _): return path.first ?? "?"
         case let .scopeEnded(_, type): return String(reflecting: type)
         }
     }
@@ -79,6 +85,8 @@ extension DIError {
             return aScope == bScope && ObjectIdentifier(a) == ObjectIdentifier(b)
         case let (.duplicateRegistration(a, aName, aFirst, aSecond), .duplicateRegistration(b, bName, bFirst, bSecond)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName && aFirst == bFirst && aSecond == bSecond
+        case let (.resolutionTooDeep(a, aLimit), .resolutionTooDeep(b, bLimit)):
+            return a == b && aLimit == bLimit
         default:
             return false
         }

@@ -132,6 +132,7 @@ struct FaultInjectionTests {
             case .factoryFailed: kinds.insert("factory")
             case .scopeEnded: kinds.insert("scope")
             case .duplicateRegistration: kinds.insert("duplicate")
+            case .resolutionTooDeep: kinds.insert("too deep")
             }
         }
         defer { token.cancel() }
