@@ -98,8 +98,8 @@ struct RegistryStorageTests {
         for _ in 0..<3 { _ = container.resolve(ServiceA.self) }
         for _ in 0..<2 { _ = container.resolve("x", ServiceA.self) }
         let stats = Dictionary(uniqueKeysWithValues: container.statistics().map { ($0.typeName, $0.resolutions) })
-        #expect(stats[String(reflecting: ServiceA.self)] == 3)
-        #expect(stats[String(reflecting: ServiceA.self) + "[\"x\"]"] == 2)
+        #expect(stats[TypeNames.qualified(ServiceA.self)] == 3)
+        #expect(stats[TypeNames.qualified(ServiceA.self) + "[\"x\"]"] == 2)
     }
 
     @Test("A singleton is built once, kept in its registration, and released by reset or replacement")

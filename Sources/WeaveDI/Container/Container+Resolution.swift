@@ -66,7 +66,7 @@ extension Container {
     public func requireResolve<T>(_ type: T.Type, file: StaticString = #fileID, line: UInt = #line) -> T {
         do { return try resolveCore(type, name: nil) } catch {
             let error = report(error, thrown: true)
-            fatalError("WeaveDI.requireResolve(\(String(reflecting: T.self))) failed: \(error.description)", file: file, line: line)
+            fatalError("WeaveDI.requireResolve(\(TypeNames.qualified(T.self))) failed: \(error.description)", file: file, line: line)
         }
     }
 
@@ -469,7 +469,7 @@ extension Container {
             statisticsStore.recordMiss(key, type: type)
             if recordsGraph, let dependent = stack.top { graph.record(from: dependent, to: key, type: type) }
             if similar.isEmpty, thrown || failureSink != nil || DiagnosticsCenter.shared.hasListeners(for: error) {
-                error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type))
+                error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type, name: name))
             }
         }
         if let failureSink {
@@ -495,22 +495,30 @@ extension Container {
         graph.record(from: object.frame(at: object.depth - 1), to: key, type: type)
     }
 
-    /// Registered types (here and in parents) whose names resemble `type`'s.
-    func similarRegistrations(to type: Any.Type) -> [String] {
+    /// What a miss of `type` (under `name`) resembles, here and in parents: first the other
+    /// registrations of `type` itself (its named ones when asked without a name, the unnamed one
+    /// or other names when asked with one), then registered types whose names resemble `type`'s.
+    func similarRegistrations(to type: Any.Type, name: String?) -> [String] {
         let wanted = String(describing: type).lowercased()
-        var candidates: [String] = []
+        let wantedID = RegistryKey(anyType: type).id
+        var sameType = Set<String>()
+        var lookAlikes = Set<String>()
         var container: Container? = self
         while let current = container {
             current.registry.forEachSlot { slot in
-                let type = slot.lock.withLock { slot.allRecords.first?.type }
-                if let type { candidates.append(String(reflecting: type)) }
+                let records = slot.lock.withLock { slot.allRecords }
+                guard let first = records.first else { return }
+                if slot.id == wantedID {
+                    for record in records where record.name != name { sameType.insert(record.displayName) }
+                    return
+                }
+                let candidate = TypeNames.qualified(first.type)
+                let short = (candidate.split(separator: ".").last.map(String.init) ?? candidate).lowercased()
+                if short != wanted && Container.looksAlike(short, wanted) { lookAlikes.insert(candidate) }
             }
             container = current.parent
         }
-        return Array(Set(candidates.filter { candidate in
-            let short = (candidate.split(separator: ".").last.map(String.init) ?? candidate).lowercased()
-            return short != wanted && Container.looksAlike(short, wanted)
-        })).sorted()
+        return sameType.sorted() + lookAlikes.sorted()
     }
 
     static func looksAlike(_ a: String, _ b: String) -> Bool {

@@ -25,10 +25,35 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         switch self {
         case let .dependencyNotFound(type, name, similar):
             var text = "No registration for \(ResolutionFrame.displayName(type, name))."
-            if !similar.isEmpty {
-                text += " Registered types with similar names: \(similar.joined(separator: ", "))."
-            }
             let typeName = String(describing: type)
+            let qualified = TypeNames.qualified(type)
+            // Other registrations of the type itself come first in `similar` (see
+            // `Container.similarRegistrations`), spelled `Type` or `Type["name"]`.
+            let sameType = similar.filter { $0 == qualified || $0.hasPrefix(qualified + "[\"") }
+            let lookAlikes = similar.filter { !sameType.contains($0) }
+            if !sameType.isEmpty {
+                // `Type["name"]` → `name`
+                let names = sameType.filter { $0 != qualified }.map { String($0.dropFirst(qualified.count + 2).dropLast(2)) }
+                let quoted = names.map { "\"\($0)\"" }
+                if name == nil, let first = names.first {
+                    text += " \(typeName) is registered only under names: \(quoted.joined(separator: ", ")). Resolve one by name: `resolve(\"\(first)\", \(typeName).self)`."
+                } else {
+                    let places = (sameType.contains(qualified) ? ["without a name"] : []) + quoted
+                    text += " \(typeName) is registered \(places.count == 1 && names.isEmpty ? "only without a name" : "under: \(places.joined(separator: ", "))")."
+                }
+            }
+            if !lookAlikes.isEmpty {
+                text += " Registered types with similar names: \(lookAlikes.joined(separator: ", "))."
+                let protocolName = typeName.lowercased()
+                let implementations = lookAlikes.filter {
+                    ($0.split(separator: ".").last.map { $0.lowercased() } ?? "").contains(protocolName)
+                }
+                if TypeNames.isProtocol(type), let implementation = implementations.first {
+                    let short = implementation.split(separator: ".").last.map(String.init) ?? implementation
+                    text += " \(typeName) is a protocol: only a registration of \(typeName) itself serves it, not one of a type conforming to it. If \(short) conforms, register it as the protocol: `container.register(\(typeName).self) { \(short)() }`."
+                    return text
+                }
+            }
             if let name {
                 text += " Register it with `container.register(\"\(name)\", \(typeName).self) { ... }`."
             } else {
@@ -40,7 +65,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         case let .factoryFailed(type, name, underlying):
             return "The factory for \(ResolutionFrame.displayName(type, name)) threw: \(underlying)."
         case let .scopeEnded(scope, type):
-            return "Scope '\(scope)' has ended; \(String(reflecting: type)) cannot be resolved in it. Begin a new scope instance."
+            return "Scope '\(scope)' has ended; \(TypeNames.qualified(type)) cannot be resolved in it. Begin a new scope instance."
         case let .duplicateRegistration(type, name, first, second):
             return "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
         case let .resolutionTooDeep(path, limit):
@@ -58,7 +83,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             let .duplicateRegistration(type, name, _, _):
             return ResolutionFrame.displayName(type, name)
         case let .circularDependency(path), let .resolutionTooDeep(path, _): return path.first ?? "?"
-        case let .scopeEnded(_, type): return String(reflecting: type)
+        case let .scopeEnded(_, type): return TypeNames.qualified(type)
         }
     }
 }

@@ -77,7 +77,7 @@ extension DependencyGraph {
         }
 
         let ordered = pending.map { (key: $0.key, type: $0.value.type, record: $0.value.record,
-                                     full: String(reflecting: $0.value.type)) }
+                                     full: TypeNames.qualified($0.value.type)) }
             .sorted { ($0.full, $0.key.name ?? "", $0.key.id) < ($1.full, $1.key.name ?? "", $1.key.id) }
         let shortLabels = ordered.map { DependencyGraph.label(String(describing: $0.type), $0.key.name) }
         var labelCounts: [String: Int] = [:]

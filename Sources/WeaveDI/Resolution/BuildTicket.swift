@@ -30,7 +30,7 @@ final class BuildTicket: @unchecked Sendable {
         var displayName: String {
             switch self {
             case .registration(let record): return record.displayName
-            case .injectedDefault(let key): return "InjectedValues default of \(String(reflecting: key))"
+            case .injectedDefault(let key): return "InjectedValues default of \(TypeNames.qualified(key))"
             case .autoRegistration: return "AutoRegistering.registerAllServices()"
             }
         }

@@ -23,7 +23,7 @@ struct ResolutionFrame {
     var displayName: String { ResolutionFrame.displayName(type, key.name) }
 
     static func displayName(_ type: Any.Type, _ name: String?) -> String {
-        let typeName = String(reflecting: type)
+        let typeName = TypeNames.qualified(type)
         guard let name else { return typeName }
         return "\(typeName)[\"\(name)\"]"
     }
