@@ -18,7 +18,8 @@ import WeaveDI
 /// applied to) runs with a new, empty root `Container` bound as `Container.shared` through
 /// `Container.withShared`, configured by the trait's closure first. `UnifiedDI`, `@Inject`,
 /// `@RequiredInject`, `@Factory`, `Factory` keys and `AutoRegistering` setup inside the test — and
-/// in the tasks it creates — see only that container, so tests that register different mocks can
+/// in the child tasks and `Task {}`s it creates, not `Task.detached`, other threads or dispatch
+/// queues — see only that container, so tests that register different mocks can
 /// run in parallel without seeing each other. The process-wide container is never touched.
 public struct ContainerTrait: TestTrait, SuiteTrait, TestScoping {
     let configure: @Sendable (Container) async throws -> Void

@@ -14,7 +14,8 @@ import WeaveDI
 ///
 /// Guarantees: the test (each case of a parameterized test, each test of a suite the trait is
 /// applied to) runs inside `withInjectedValues(update)`, so `@Injected(\.…)` and
-/// `InjectedValues.current` in the test and the tasks it creates see the overrides, and nothing
+/// `InjectedValues.current` in the test and the child tasks and `Task {}`s it creates (not
+/// `Task.detached`, other threads or dispatch queues) see the overrides, and nothing
 /// outside the test does: parallel tests may override the same key differently.
 public struct InjectedValuesTrait: TestTrait, SuiteTrait, TestScoping {
     let update: @Sendable (inout InjectedValues) -> Void

@@ -132,15 +132,17 @@ public final class Container: @unchecked Sendable {
     @usableFromInline
     static func boundShared() -> Container { boundContainer ?? processWide }
 
-    /// Runs `operation` with `container` as ``shared`` for the current task and the tasks it
-    /// creates. Other tasks keep seeing their own shared container.
+    /// Runs `operation` with `container` as ``shared`` for the current task and the child tasks
+    /// and `Task {}`s it creates (a task-local value). `Task.detached`, other threads and dispatch
+    /// queues keep seeing the process-wide container, and other tasks their own.
     public static func withShared<R>(_ container: Container, operation: () throws -> R) rethrows -> R {
         if !bindingsUsed.load(ordering: .relaxed) { bindingsUsed.store(true, ordering: .relaxed) }
         return try $boundContainer.withValue(container, operation: operation)
     }
 
-    /// Runs `operation` with `container` as ``shared`` for the current task and the tasks it
-    /// creates. Other tasks keep seeing their own shared container.
+    /// Runs `operation` with `container` as ``shared`` for the current task and the child tasks
+    /// and `Task {}`s it creates (a task-local value). `Task.detached`, other threads and dispatch
+    /// queues keep seeing the process-wide container, and other tasks their own.
     public static func withShared<R>(
         _ container: Container,
         isolation: isolated (any Actor)? = #isolation,

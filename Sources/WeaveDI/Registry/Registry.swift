@@ -3,8 +3,10 @@ import Foundation
 
 /// The storage behind one container: a lock-free table of slots, one per registered type.
 ///
-/// Reads (every resolution) take no registry-wide lock: they load the current table, probe it,
-/// and take only the found slot's lock. Writes (registration, reset) serialize on `writeLock`.
+/// Looking a type up takes no lock at all: a read loads the current table and probes it. The
+/// resolution then takes the found slot's lock for a few loads (see the Concurrency Model
+/// article for the locks a first build or a nested resolution adds). Writes (registration,
+/// reset) serialize on `writeLock`.
 ///
 /// Slots live in an arena of chunks owned by the registry and are freed only with it, so readers
 /// use them without reference counting and a registration allocates nothing for its slot.
