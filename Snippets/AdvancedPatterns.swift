@@ -139,7 +139,7 @@ let pressureToken = UnifiedDI.onMemoryPressure {
 // snippet.statistics
 _ = UnifiedDI.resolveWithTracking(OrderService.self)
 for entry in UnifiedDI.statistics() where entry.resolutions > 0 {
-    print(entry)   // "AdvancedPatterns.OrderService: 1 resolutions, 0 misses, avg 0.004 ms, max 0.004 ms"
+    print(entry)   // "AdvancedPatterns.OrderService: 1 resolutions, 0 misses, avg … ms, max … ms"
 }
 // snippet.end
 
@@ -149,7 +149,7 @@ print(report)                    // "Dependency graph is valid: …" or every pr
 print(report.graph.mermaid())    // paste into any Mermaid renderer
 let dot = report.graph.dot()     // render with `dot -Tsvg`
 
-// Seed 000's critical-services check, in one line:
+// The Module Factory guide's critical-services check, in one line:
 try WeaveDI.Container.shared.verifyOrThrow([OrderService.self, Logger.self])
 // snippet.end
 

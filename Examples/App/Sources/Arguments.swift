@@ -19,7 +19,8 @@ struct Arguments {
           --env          which module factories to use (default: development)
           --database     the SQLite file (default: .weavedi-example/shop.sqlite; --env testing uses a temporary one)
           --graph        print the dependency graph as Mermaid (default) or Graphviz DOT
-          --graph-dot    also write the graph as Graphviz DOT to PATH (render with `dot -Tsvg PATH`)
+          --graph-dot    also write the graph as Graphviz DOT to PATH (render with `dot -Tsvg PATH`);
+                         a PATH that cannot be opened for writing stops the app before it starts
         """
 
     struct Invalid: Error, CustomStringConvertible {

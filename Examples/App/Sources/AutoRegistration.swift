@@ -4,7 +4,8 @@ import WeaveDI
 
 // The app is the one place that sees both the payment feature (which declares the optional
 // `receiptPrinter` slot) and a printer. AutoRegistering makes WeaveDI fill the slot before the
-// very first resolution, so no start-up code can run too early to see it (seed 002).
+// very first resolution, so no start-up code can run too early to see it (see the Multiple-Module
+// Registration article).
 extension WeaveDI.Container: @retroactive AutoRegistering {
     public static func registerAllServices() {
         receiptPrinter.register {

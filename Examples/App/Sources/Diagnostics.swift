@@ -8,9 +8,10 @@ extension ShopApp {
         var description: String { "validation found \(count) problem(s) in the wiring (see the report above)" }
     }
 
-    /// Prints the validation report, the dependency graph and the resolution statistics; throws
-    /// if validation found problems, so a broken wiring fails the run.
-    static func printDiagnostics(_ arguments: Arguments, slowResolutions: SlowResolutionLog) async throws {
+    /// Prints the validation report, the dependency graph and the resolution statistics, and
+    /// writes the graph as DOT to `graphFile` if there is one; throws if validation found
+    /// problems, so a broken wiring fails the run.
+    static func printDiagnostics(_ arguments: Arguments, graphFile: GraphFile?, slowResolutions: SlowResolutionLog) async throws {
         let container = Container.shared
         // The flow's statistics, taken before the health checks resolve every service once more.
         let statistics = container.statistics().filter { $0.resolutions > 0 || $0.misses > 0 }
@@ -33,9 +34,10 @@ extension ShopApp {
             print("\n== Dependency graph (Graphviz DOT)")
             print(report.graph.dot())
         }
-        if let dotPath = arguments.dotPath {
-            try report.graph.dot().write(toFile: dotPath, atomically: true, encoding: .utf8)
-            print("(Graphviz DOT written to \(displayPath(dotPath)); render it with `dot -Tsvg \(displayPath(dotPath)) -o graph.svg`)")
+        if let graphFile {
+            try graphFile.write(report.graph.dot())
+            let path = displayPath(graphFile.path)
+            print("(Graphviz DOT written to \(path); render it with `dot -Tsvg \(path) -o graph.svg`)")
         }
 
         print("\n== Resolution statistics (the flow)")

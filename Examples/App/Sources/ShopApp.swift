@@ -5,7 +5,8 @@ import WeaveDI
 
 /// Runs the example: bootstrap, the shop flow, then what WeaveDI knows about the wiring.
 enum ShopApp {
-    static func run(_ arguments: Arguments) async throws {
+    /// Runs the app; `graphFile` is the `--graph-dot` file, already opened.
+    static func run(_ arguments: Arguments, graphFile: GraphFile?) async throws {
         let configuration = AppConfiguration(environment: arguments.environment, databasePath: arguments.databasePath)
         configureLogging(for: configuration.environment)
         let slowResolutions = SlowResolutionLog()
@@ -37,7 +38,7 @@ enum ShopApp {
             + "\(user.name) has \(rewardedUser?.loyaltyPoints ?? 0) loyalty points; "
             + "receipt: \(captured.receipt.map(displayPath) ?? "none (no receipt printer in \(configuration.environment))")")
 
-        try await printDiagnostics(arguments, slowResolutions: slowResolutions)
+        try await printDiagnostics(arguments, graphFile: graphFile, slowResolutions: slowResolutions)
 
         // Release everything (a `--env testing` database deletes its temporary file).
         await WeaveDI.Container.reset()

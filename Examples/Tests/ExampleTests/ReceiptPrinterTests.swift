@@ -6,7 +6,7 @@ import UserFeature
 import WeaveDI
 import WeaveDITesting
 
-/// Seed 002's optional Factory key: the payment feature declares `Container.receiptPrinter` as
+/// An optional Factory key, as in the Multiple-Module Registration article: the payment feature declares `Container.receiptPrinter` as
 /// `Factory<(any ReceiptPrinting)?> { nil }`; whoever sees a printer registers one.
 @Suite(.container)
 struct ReceiptPrinterTests {

@@ -57,7 +57,7 @@ struct ShopFlowIntegrationTests {
         #expect(try app.journal == ["UserRegistered", "OrderPlaced"])
     }
 
-    /// Seed 003's testing section: swap the API client for one block of code with
+    /// The Multi-Module Projects guide's testing section: swap the API client for one block of code with
     /// `withInjectedValues`; the features read it through `@Injected(\.apiClient)`.
     @Test func withInjectedValuesSwapsTheBackendForOneBlock() async throws {
         let app = try await TestApp.bootstrap()

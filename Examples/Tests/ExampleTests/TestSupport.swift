@@ -21,7 +21,7 @@ struct TestApp {
     var journal: [String] { get throws { try resolve(EventJournal.self).entries } }
 }
 
-/// A canned-response API client, the seed's `MockAPIClient`: answers from a table, records what
+/// A canned-response API client, the Multi-Module Projects guide's `MockAPIClient`: answers from a table, records what
 /// it was asked, and fails loudly for anything else.
 final class MockAPIClient: APIClient, @unchecked Sendable {
     private let lock = NSLock()

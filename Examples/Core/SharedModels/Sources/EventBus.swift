@@ -1,7 +1,7 @@
 /// Carries events between features that do not know each other.
 ///
-/// The container holds one bus (a singleton); every feature resolves it. Seed 003's shape, made
-/// thread-safe and with errors that reach the publisher.
+/// The container holds one bus (a singleton); every feature resolves it. The Multi-Module Projects
+/// guide's shape, made thread-safe and with errors that reach the publisher.
 public protocol EventBus: Sendable {
     /// Delivers `event` to every subscriber of its exact type, in subscription order, on the calling
     /// thread, and returns when all have run. If any subscriber throws, the others still run and

@@ -3,8 +3,8 @@ import WeaveDI
 
 extension Container {
     /// The receipt printer, if the app has one. The payment feature cannot know the app's printer,
-    /// so it declares an optional slot (seed 002's pattern) that the app fills in, e.g. from
-    /// `AutoRegistering.registerAllServices()`:
+    /// so it declares an optional slot (the pattern of the Multiple-Module Registration article)
+    /// that the app fills in, e.g. from `AutoRegistering.registerAllServices()`:
     ///
     /// ```swift
     /// Container.receiptPrinter.register { TextReceiptPrinter(directory: receipts) }
