@@ -136,7 +136,7 @@ public struct ModuleFactoryManager: Sendable {
         log("🏭 Setting up module factories for \(setup.environment)")
         await setup.run(&self)
         let counts = orderedFactories.map { "\($0.name) \($0.factory.definitions.count)" }.joined(separator: ", ")
-        log("✅ All factories configured for \(setup.environment): \(counts) definitions")
+        log("✅ All factories configured for \(setup.environment) (definitions: \(counts))")
     }
 
     /// Adds an app factory in `layer` (after the factories already in that layer). `name` labels it
