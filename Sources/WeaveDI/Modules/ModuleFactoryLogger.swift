@@ -9,8 +9,9 @@
 /// ```
 ///
 /// Messages are called from the task running the manager and, for ``debug(_:)``, from the
-/// concurrent tasks registering modules, hence `Sendable`. The same messages also go to WeaveDI's
-/// own log (`swift-log`, label "WeaveDI") at its ``DILogLevel/all`` level.
+/// concurrent tasks registering modules, hence `Sendable`. The steps other than batches also go to
+/// WeaveDI's own log (`swift-log`, label "WeaveDI") at its ``DILogLevel/all`` level, where the
+/// container logs each registration itself.
 public protocol ModuleFactoryLogger: Sendable {
     /// A step of setup or registration: starting, module counts, validation passed, each batch,
     /// completion.
