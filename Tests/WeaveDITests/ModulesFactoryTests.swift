@@ -147,7 +147,7 @@ extension UseCaseModuleFactory {
 
 /// The seed's `extension RepositoryModuleFactory { mutating func setup() }` on the built-in type.
 extension RepositoryModuleFactory {
-    mutating func setup() {
+    fileprivate mutating func setup() {
         let registerModule = self.registerModule
         definitions.append {
             registerModule.makeModule(BookRepository.self) { BookRepositoryImpl() }

@@ -91,9 +91,9 @@ fileprivate struct ListModuleFactory: ModuleFactory {
     }
 }
 
-/// The app's setup of the built-in factories (the seed's `setupAllFactories`).
+/// The app's setup of the built-in factories by hand, on a manager made without a configuration.
 extension ModuleFactoryManager {
-    fileprivate mutating func setupAllFactories() {
+    fileprivate mutating func setupAllFactoriesByHand() {
         var infrastructure = InfrastructureModuleFactory()
         infrastructure.setup()
         add(infrastructure, layer: .infrastructure)
@@ -127,11 +127,12 @@ struct ModulesManagerTests {
     @Test("the seed flow: set up, registerAll, resolve through every layer, statistics")
     func seedFlow() async throws {
         var manager = ModuleFactoryManager()
-        manager.setupAllFactories()
+        manager.setupAllFactoriesByHand()
         let before = manager.getRegistrationStatistics()
-        #expect(before.totalModules == 7)
+        #expect(manager.makeAllModules().count == 7)
+        #expect(before.totalModules == 0, "nothing registered yet")
         #expect(!before.isRegistered)
-        #expect(before.factories.allSatisfy { $0.registrationDuration == nil })
+        #expect(before.factories.allSatisfy { $0.registrationDuration == nil && $0.moduleCount == 0 })
 
         let container = Container()
         try await Container.withShared(container) {
@@ -275,7 +276,7 @@ struct ModulesManagerTests {
 
         // Provided by another module in the manager: fine (the full setup proves it).
         var full = ModuleFactoryManager()
-        full.setupAllFactories()
+        full.setupAllFactoriesByHand()
         try full.validate(against: Container())
 
         // Turned off for dependencies registered later.

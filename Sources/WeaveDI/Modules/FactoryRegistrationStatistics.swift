@@ -6,7 +6,7 @@ public struct FactoryRegistrationStatistics: Sendable, CustomStringConvertible {
     public let name: String
     /// The layer the factory was registered in.
     public let layer: ModuleLayer
-    /// How many modules the factory made.
+    /// How many of the factory's modules were registered (0 before registration).
     public let moduleCount: Int
     /// Seconds it took to register the factory's modules, or `nil` before they were registered.
     public let registrationDuration: TimeInterval?

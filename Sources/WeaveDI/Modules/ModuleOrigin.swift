@@ -15,3 +15,9 @@ public struct ModuleOrigin: Sendable, Hashable, CustomStringConvertible {
     /// "Factory at File.swift:line".
     public var description: String { "\(factory) at \(site)" }
 }
+
+extension ModuleOrigin {
+    /// The ``factory`` of an origin that is a registration already in the target container, not a
+    /// module of the manager.
+    static let existingRegistration = "an existing registration in the container"
+}

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Module counts per factory and layer, and, once ``ModuleFactoryManager/registerAll(to:)`` has
-/// run, how long registration took.
+/// How many modules a ``ModuleFactoryManager/registerAll(to:)`` registered, per factory and per
+/// layer, and how long it took (see ``ModuleFactoryManager/getRegistrationStatistics()``). Before a
+/// registration, every count is 0 and ``isRegistered`` is `false`.
 public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
     /// One entry per factory, in registration (layer) order.
     public let factories: [FactoryRegistrationStatistics]
@@ -13,10 +14,10 @@ public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
     /// Whether these statistics describe a completed registration (durations are set).
     public var isRegistered: Bool { totalDuration != nil }
 
-    /// Modules across every factory.
+    /// Modules registered across every factory (the sum of the per-layer counts).
     public var totalModules: Int { factories.reduce(0) { $0 + $1.moduleCount } }
 
-    /// Modules made by the factories of `layer`.
+    /// Modules registered by the factories of `layer`.
     public func modules(in layer: ModuleLayer) -> Int {
         factories.lazy.filter { $0.layer == layer }.reduce(0) { $0 + $1.moduleCount }
     }
