@@ -1,12 +1,13 @@
 extension Container {
-    /// Runs a `Factory` key's default with its scope. A transient default runs directly (with
-    /// cycle detection, like any factory) and is never stored, so keys cost no registry space
+    /// Runs a `Factory` key's default with its scope; what the default throws fails the resolution
+    /// (a `DIError` as it is, another error as `factoryFailed`). A transient default runs directly
+    /// (with cycle detection, like any factory) and is never stored, so keys cost no registry space
     /// until they are scoped. A scoped default is installed once in the root container — never
     /// displacing what is there, so a concurrent `register` wins — and resolved from there, so a
     /// `.singleton` default is built once per root container.
     @inlinable
     func resolveFactoryDefault<T>(
-        _ makeDefault: @escaping @Sendable () -> T,
+        _ makeDefault: @escaping @Sendable () throws -> T,
         key: RegistryKey,
         scope: Scope,
         site: @autoclosure () -> RegistrationSite
@@ -16,7 +17,10 @@ extension Container {
         do {
             return try home.resolveCore(key: key, type: T.self)
         } catch {
-            guard case .dependencyNotFound = error else { throw error }
+            // Only the default's own absence means "install it": a miss inside the installed
+            // default (a `resolveOrThrow` it made) is the resolution's failure, and running the
+            // default again would only repeat it.
+            guard case .dependencyNotFound = error, !home.holdsRecord(under: key) else { throw error }
         }
         home.storeIfAbsent(key: key, scope: scope, site: site(), factory: makeDefault)
         return try home.resolveCore(key: key, type: T.self)
@@ -32,6 +36,13 @@ extension Container {
             container = current.parent
         }
         return false
+    }
+
+    /// Whether this container itself (not a parent) holds a registration under `key`.
+    @usableFromInline
+    func holdsRecord(under key: RegistryKey) -> Bool {
+        guard let slot = registry.slot(for: key.id) else { return false }
+        return slot.lock.withLock { slot.record(named: key.name) != nil }
     }
 
     /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
