@@ -128,6 +128,27 @@ struct FactoryThrowingDefaultTests {
         }
     }
 
+    @Test("threads racing on a failing singleton default all get its inner miss, never the key's own")
+    func failingSingletonRace() {
+        for _ in 0..<20 {
+            let container = Container()
+            let errors = ThreadSafeCollector<DIError?>()
+            runConcurrently(threads: 8) { _ in
+                errors.append(Container.withShared(container) {
+                    thrownDIError { try Container.singletonGateway.resolveOrThrow() }
+                })
+            }
+            #expect(errors.values.count == 8)
+            for error in errors.values {
+                guard case .dependencyNotFound(let type, _, _)? = error else {
+                    Issue.record("expected dependencyNotFound, got \(String(describing: error))")
+                    continue
+                }
+                #expect(ObjectIdentifier(type) == ObjectIdentifier(KeyCredentials.self), "got \(String(describing: error))")
+            }
+        }
+    }
+
     @Test("seed keys with non-throwing closures keep working next to throwing ones")
     func seedShapes() {
         withFreshContainer { _ in
