@@ -6,6 +6,8 @@ import Testing
 // only `callAsFunction()` stops the program, with a message naming the key and the inner failure.
 
 final class KeyCredentials: Sendable {}
+/// Used by one test only, so its hook hears no other test's misses.
+final class SingletonKeyCredentials: Sendable {}
 final class KeyGateway: Sendable {
     let credentials: KeyCredentials
     init(credentials: KeyCredentials) { self.credentials = credentials }
@@ -25,10 +27,15 @@ extension Container {
         _ = gatewayBuilds.next()
         return KeyGateway(credentials: try Container.shared.resolveOrThrow(KeyCredentials.self))
     }
-    /// The same, built once per root container.
+    /// Built once per root container, from credentials only `singletonFailureRunsOnce` registers.
     static let singletonGateway = Factory(scope: .singleton) {
         _ = singletonGatewayBuilds.next()
-        return KeyGateway(credentials: try Container.shared.resolveOrThrow(KeyCredentials.self))
+        _ = try Container.shared.resolveOrThrow(SingletonKeyCredentials.self)
+        return KeyGateway(credentials: KeyCredentials())
+    }
+    /// A singleton that no test makes resolvable, for the race test.
+    static let racingGateway = Factory(scope: .singleton) {
+        KeyGateway(credentials: try Container.shared.resolveOrThrow(KeyCredentials.self))
     }
     /// Needs a type nobody registers.
     static let needsMissing = Factory<KeyGateway> {
@@ -109,7 +116,7 @@ struct FactoryThrowingDefaultTests {
     func singletonFailureRunsOnce() throws {
         let heard = ThreadSafeCollector<DIError>()
         let token = UnifiedDI.onResolutionError { _, error in
-            if case .dependencyNotFound(let type, _, _) = error, type == KeyCredentials.self { heard.append(error) }
+            if case .dependencyNotFound(let type, _, _) = error, type == SingletonKeyCredentials.self { heard.append(error) }
         }
         defer { token.cancel() }
         let container = Container()
@@ -121,7 +128,7 @@ struct FactoryThrowingDefaultTests {
             }
             #expect(singletonGatewayBuilds.value - builds == 3, "the failing default runs once per resolution")
             #expect(heard.values.count - reports == 3, "each failure is reported once")
-            container.register(KeyCredentials.self) { KeyCredentials() }
+            container.register(SingletonKeyCredentials.self) { SingletonKeyCredentials() }
             let gateway = try Container.singletonGateway.resolveOrThrow()
             #expect(Container.singletonGateway() === gateway)
             #expect(singletonGatewayBuilds.value - builds == 4, "built once when it succeeds")
@@ -135,7 +142,7 @@ struct FactoryThrowingDefaultTests {
             let errors = ThreadSafeCollector<DIError?>()
             runConcurrently(threads: 8) { _ in
                 errors.append(Container.withShared(container) {
-                    thrownDIError { try Container.singletonGateway.resolveOrThrow() }
+                    thrownDIError { try Container.racingGateway.resolveOrThrow() }
                 })
             }
             #expect(errors.values.count == 8)

@@ -20,13 +20,12 @@
 ///   `.injectedValues` test trait), otherwise the key's default for the process (test, preview or
 ///   live value).
 /// - With a `Factory` key, every read calls the key, so a registration made after the owner was
-///   created is seen (the "who's on first" problem of multi-module apps).
+///   created is seen (the "who's on first" problem of multi-module apps). A read stops the program
+///   only where the key's `callAsFunction()` does: when the key has no value to give.
 /// - With no argument (or a name), every read resolves `Value`'s registration from
 ///   `Container.shared` — for an optional `Value`, the wrapped type's registration, `nil` without
 ///   one — and, for a non-optional `Value`, **stops the program** when it cannot (a documented
 ///   trap; see ``init(_:owner:file:line:)``).
-/// - With a `Factory` key, a read stops the program only where the key's `callAsFunction()` does:
-///   when its default (or registered factory) has no value to give.
 /// - Nothing is cached in the wrapper: the getter is not `mutating`, and it works in structs,
 ///   classes and `@MainActor` types.
 ///
