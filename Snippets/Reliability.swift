@@ -16,6 +16,14 @@ final class OrderService: Sendable {
 final class RequestContext: Sendable {}
 protocol Logger: Sendable {}
 struct PrintLogger: Logger {}
+protocol ReceiptPrinter {}
+protocol BarcodeScanner {}
+protocol AccountLoading {}
+final class Credentials: Sendable {}
+final class PaymentGateway: Sendable {
+    let credentials: Credentials
+    init(credentials: Credentials) { self.credentials = credentials }
+}
 // snippet.show
 
 // snippet.unregistered
@@ -45,6 +53,45 @@ final class CheckoutViewModel {
 
 func checkout() -> any PaymentService {
     UnifiedDI.requireResolve(PaymentService.self)    // traps if unregistered
+}
+
+func payments(in container: WeaveDI.Container) -> any PaymentService {
+    container.requireResolve(PaymentService.self)    // the same trap, for one container
+}
+// snippet.end
+
+// snippet.factoryProperty
+final class ReceiptScreen {
+    @Factory var printer: any ReceiptPrinter      // traps on a read while unregistered
+    @Factory var scanner: (any BarcodeScanner)?   // nil while unregistered: never traps
+}
+// snippet.end
+
+// snippet.injected
+final class AccountsViewModel {
+    @Injected var loader: any AccountLoading      // traps on a read while unregistered
+    @Injected var backup: (any AccountLoading)?   // nil while unregistered: never traps
+}
+// snippet.end
+
+// snippet.factoryKey
+extension WeaveDI.Container {
+    static let gateway = Factory(scope: .singleton) {
+        PaymentGateway(credentials: try WeaveDI.Container.shared.resolveOrThrow(Credentials.self))
+    }
+}
+
+func pay() -> PaymentGateway? {
+    do {
+        return try WeaveDI.Container.gateway.resolveOrThrow()   // throws: Credentials is missing
+    } catch {
+        print(error)
+        return nil
+    }
+}
+
+func payOrStop() -> PaymentGateway {
+    WeaveDI.Container.gateway()   // traps: the key has no value to return
 }
 // snippet.end
 
@@ -93,3 +140,8 @@ func registerTwice() async {
 await registerTwice()
 _ = CheckoutViewModel.self
 _ = checkout
+_ = payments(in:)
+_ = ReceiptScreen.self
+_ = AccountsViewModel.self
+_ = pay()
+_ = payOrStop

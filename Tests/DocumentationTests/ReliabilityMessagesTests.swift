@@ -20,6 +20,27 @@ struct PrintLogger: Logger {}
 final class CheckoutViewModel {
     @RequiredInject var payments: any PaymentService
 }
+protocol ReceiptPrinter {}
+protocol BarcodeScanner {}
+protocol AccountLoading {}
+final class Credentials: Sendable {}
+final class PaymentGateway: Sendable {
+    let credentials: Credentials
+    init(credentials: Credentials) { self.credentials = credentials }
+}
+final class ReceiptScreen {
+    @Factory var printer: any ReceiptPrinter
+    @Factory var scanner: (any BarcodeScanner)?
+}
+final class AccountsViewModel {
+    @Injected var loader: any AccountLoading
+    @Injected var backup: (any AccountLoading)?
+}
+extension WeaveDI.Container {
+    static let gateway = Factory(scope: .singleton) {
+        PaymentGateway(credentials: try WeaveDI.Container.shared.resolveOrThrow(Credentials.self))
+    }
+}
 struct LoggingModuleFactory: ModuleFactory, Sendable {
     var registerModule = RegisterModule()
     var definitions: [@Sendable () -> Module] = []
@@ -60,6 +81,53 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
             _ = CheckoutViewModel().payments
         }
         #expect(Article.matches("RequiredInject of a missing type", Article.trapMessage(result?.standardErrorContent)))
+    }
+
+    @Test func containerRequireResolveOfAMissingType() async throws {
+        // The same message as UnifiedDI's: it resolves from the container it is called on.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = WeaveDI.Container().requireResolve(PaymentService.self)
+        }
+        #expect(Article.matches("requireResolve of a missing type", Article.trapMessage(result?.standardErrorContent)))
+    }
+
+    @Test func factoryPropertyOfAMissingType() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = ReceiptScreen().printer
+        }
+        #expect(Article.matches("Factory property of a missing type", Article.trapMessage(result?.standardErrorContent)))
+    }
+
+    @Test func injectedPropertyOfAMissingType() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = AccountsViewModel().loader
+        }
+        #expect(Article.matches("Injected property of a missing type", Article.trapMessage(result?.standardErrorContent)))
+    }
+
+    @Test func factoryKeyWithNoValueToReturn() async throws {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = WeaveDI.Container.gateway()
+        }
+        #expect(Article.matches("Factory key with no value to return", Article.trapMessage(result?.standardErrorContent)))
+    }
+
+    /// What the article says instead of a trap: optional properties read `nil`, and the key's
+    /// `resolveOrThrow()` throws the failure its `callAsFunction()` stops with.
+    @Test func optionalFormsAndResolveOrThrowDoNotTrap() throws {
+        let container = WeaveDI.Container()
+        try WeaveDI.Container.withShared(container) {
+            #expect(ReceiptScreen().scanner == nil)
+            #expect(AccountsViewModel().backup == nil)
+            let error = try #require(throwing { try WeaveDI.Container.gateway.resolveOrThrow() })
+            guard case DIError.dependencyNotFound(let type, _, _) = error else {
+                Issue.record("expected dependencyNotFound, got \(error)")
+                return
+            }
+            #expect(ObjectIdentifier(type) == ObjectIdentifier(Credentials.self))
+            let documented = try #require(Article.message("Factory key with no value to return"))
+            #expect(Article.normalized(documented).contains(Article.normalized("\(error)")))
+        }
     }
 
     @Test func duplicateRegistrationRejected() throws {

@@ -1,12 +1,16 @@
+import Foundation
+
 extension Container {
-    /// Runs a `Factory` key's default with its scope. A transient default runs directly (with
-    /// cycle detection, like any factory) and is never stored, so keys cost no registry space
+    /// Runs a `Factory` key's default with its scope; what the default throws fails the resolution
+    /// (a `DIError` as it is, another error as `factoryFailed`). A transient default runs directly
+    /// (with cycle detection, like any factory) and is never stored, so keys cost no registry space
     /// until they are scoped. A scoped default is installed once in the root container — never
     /// displacing what is there, so a concurrent `register` wins — and resolved from there, so a
-    /// `.singleton` default is built once per root container.
+    /// `.singleton` default is built once per root container. A scoped default that fails runs
+    /// once per resolution, and nothing is kept: the next resolution runs it again.
     @inlinable
     func resolveFactoryDefault<T>(
-        _ makeDefault: @escaping @Sendable () -> T,
+        _ makeDefault: @escaping @Sendable () throws -> T,
         key: RegistryKey,
         scope: Scope,
         site: @autoclosure () -> RegistrationSite
@@ -17,10 +21,44 @@ extension Container {
         do {
             return try home.resolveCore(key: key, type: T.self)
         } catch {
-            guard case .dependencyNotFound = error else { throw error }
+            return try home.installFactoryDefault(makeDefault, key: key, scope: scope, site: site(), after: error)
         }
-        home.storeIfAbsent(key: key, scope: scope, site: site(), factory: makeDefault)
-        return try home.resolveCore(key: key, type: T.self)
+    }
+
+    /// The slow path of ``resolveFactoryDefault(_:key:scope:site:)``, in the home container, after
+    /// resolving `key` failed with `error`.
+    ///
+    /// Both "the default is not installed yet" and "the installed default ran and a resolution
+    /// inside it missed" are a `dependencyNotFound`, and a record seen now may have been installed
+    /// by another thread after this one missed it. So the installed default marks, on its thread,
+    /// the miss it threw: a marked miss is the resolution's failure (running the default again
+    /// would only repeat it, and report it twice); an unmarked one is the default's absence:
+    /// install it (unless another thread did) and resolve.
+    @usableFromInline
+    func installFactoryDefault<T>(
+        _ makeDefault: @escaping @Sendable () throws -> T,
+        key: RegistryKey,
+        scope: Scope,
+        site: RegistrationSite,
+        after error: DIError
+    ) throws(DIError) -> T {
+        let ranAndMissed = FailedFactoryDefault.take(key.id, matching: error)
+        guard case .dependencyNotFound = error, !ranAndMissed else { throw error }
+        let id = key.id
+        storeIfAbsent(key: key, scope: scope, site: site) { () throws -> T in
+            do {
+                return try makeDefault()
+            } catch {
+                if let error = error as? DIError, case .dependencyNotFound = error { FailedFactoryDefault.mark(id, error) }
+                throw error
+            }
+        }
+        do {
+            return try resolveCore(key: key, type: T.self)
+        } catch {
+            _ = FailedFactoryDefault.take(id, matching: error)
+            throw error
+        }
     }
 
     /// Whether this container or a parent ever held a registration under `keyID` (a slot, once
@@ -45,5 +83,36 @@ extension Container {
             let record = makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
             slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
         }
+    }
+}
+
+/// The miss the installed scoped default of which key last threw on the current thread (see
+/// `Container.installFactoryDefault`). Touched on failure paths only. A mark is taken by the
+/// resolution whose default set it; one left by another route (a validation resolving every
+/// registration) can only be mistaken for a later failure that is the same miss of the same key.
+enum FailedFactoryDefault {
+    private static let slot = "WeaveDI.FailedFactoryDefault"
+
+    private final class Mark {
+        let id: UInt
+        let error: DIError
+
+        init(id: UInt, error: DIError) {
+            self.id = id
+            self.error = error
+        }
+    }
+
+    /// Notes that the installed default of the key with registry id `id` threw `error` here.
+    static func mark(_ id: UInt, _ error: DIError) {
+        Thread.current.threadDictionary[slot] = Mark(id: id, error: error)
+    }
+
+    /// Whether this thread's mark is `id`'s, for the same failure as `error`; clears the mark.
+    static func take(_ id: UInt, matching error: DIError) -> Bool {
+        let dictionary = Thread.current.threadDictionary
+        guard let mark = dictionary[slot] as? Mark else { return false }
+        dictionary.removeObject(forKey: slot)
+        return mark.id == id && mark.error.isSameFailure(as: error)
     }
 }

@@ -20,9 +20,12 @@
 ///   `.injectedValues` test trait), otherwise the key's default for the process (test, preview or
 ///   live value).
 /// - With a `Factory` key, every read calls the key, so a registration made after the owner was
-///   created is seen (the "who's on first" problem of multi-module apps).
+///   created is seen (the "who's on first" problem of multi-module apps). A read stops the program
+///   only where the key's `callAsFunction()` does: when the key has no value to give.
 /// - With no argument (or a name), every read resolves `Value`'s registration from
-///   `Container.shared`, and stops the program when there is none (see ``init(_:owner:file:line:)``).
+///   `Container.shared` — for an optional `Value`, the wrapped type's registration, `nil` without
+///   one — and, for a non-optional `Value`, **stops the program** when it cannot (a documented
+///   trap; see ``init(_:owner:file:line:)``).
 /// - Nothing is cached in the wrapper: the getter is not `mutating`, and it works in structs,
 ///   classes and `@MainActor` types.
 ///
@@ -64,10 +67,13 @@ public struct Injected<Value> {
     /// Resolves `Value`'s registration (under `name`, if given) from `Container.shared` on every
     /// access — the Resolver-style `@Injected var loader: AccountLoading` of seed 002.
     ///
-    /// Like a non-optional ``Factory`` property, a read that cannot resolve `Value` **stops the
+    /// A documented trap: like a non-optional ``Factory`` property, a read that cannot resolve a
+    /// non-optional `Value` (nothing registered, a cycle, a factory that threw) **stops the
     /// program** with a message naming the type, the declaring type, the declaration's file and
-    /// line, look-alike registrations and how to register it. Declare the property optional with
-    /// ``Inject`` (or use a `Factory` key with an optional value) when the dependency may be missing.
+    /// line, look-alike registrations and how to register it. When the dependency may be missing,
+    /// declare the property optional — `@Injected var loader: AccountLoading?` reads the
+    /// registration of `AccountLoading`, or `nil` (never a trap) — or use ``Inject``, or a
+    /// `Factory` key with an optional value.
     public init(_ name: String? = nil, owner: String = #function, file: StaticString = #fileID, line: UInt = #line) {
         source = .factory(Factory(resolving: name, wrapper: "@Injected", owner: owner, file: file, line: line))
     }

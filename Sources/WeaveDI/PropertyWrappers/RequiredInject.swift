@@ -42,7 +42,7 @@ public struct RequiredInject<T> {
         do {
             return cell.publish(try container.resolveCore(T.self, name: cell.name))
         } catch {
-            let error = container.report(error)
+            let error = container.report(error, thrown: true)
             fatalError(InjectionTrap.message(
                 wrapper: "@RequiredInject", type: T.self, name: cell.name, owner: cell.owner, site: cell.site,
                 error: error),
