@@ -17,6 +17,9 @@ import Testing
         "Resolution/ResolutionStack.swift": ["precondition"],
         // An internal invariant: tables are made with power-of-two capacities only.
         "Registry/SlotTable.swift": ["precondition"],
+        // An internal invariant: the manager's layer factories keep the types its initializer
+        // gave them (they are read-only outside the manager).
+        "Modules/ModuleFactoryManager.swift": ["preconditionFailure"],
     ]
 
     /// The article sections that show each trap's message.
