@@ -144,6 +144,14 @@ extension Container {
         try resolveSlot(key: RegistryKey(rawID: id, name: nil), name: nil, requester: nil)
     }
 
+    /// A resolution diverted here from another container (this is a validation sandbox). Out of
+    /// line, so the resolution path inlined into every caller holds a single call for it.
+    @usableFromInline @inline(never)
+    func resolveDiverted<T>(key: RegistryKey) throws(DIError) -> T {
+        if key.name == nil { return try resolveUnnamed(id: key.id) }
+        return try resolveNamed(key: key)
+    }
+
     /// ``resolveCore(key:type:)`` for a named key.
     @inlinable
     func resolveNamed<T>(key: RegistryKey) throws(DIError) -> T {
@@ -159,7 +167,7 @@ extension Container {
         // container's resolutions (its sandbox then resolves, see `prepareResolution`).
         if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
            let sandbox = try prepareResolution() {
-            return try name == nil ? sandbox.resolveUnnamed(id: key.id) : sandbox.resolveNamed(key: key)
+            return try sandbox.resolveDiverted(key: key)
         }
         // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
         // (The registry's table, through the copy of its pointer kept in the container.)
@@ -280,7 +288,7 @@ extension Container {
     /// Cycle check and graph edge for a resolution made while a factory runs on this thread.
     @usableFromInline
     func enterNested(key: RegistryKey, type: Any.Type, stack: ThreadStack) throws(DIError) {
-        let limit = Container.depthLimit.load(ordering: .relaxed)
+        let limit = flags.depthLimit.load(ordering: .relaxed)
         if stack.depth >= limit {
             let head = stack.object.frames.prefix(8).map(\.displayName)
             throw DIError.resolutionTooDeep(path: head, limit: limit)

@@ -164,12 +164,9 @@ public final class Container: @unchecked Sendable {
     /// frames. Release builds take far less per level. Raise it for a graph that really is deeper
     /// and threads with larger stacks; process-wide.
     public static var maximumResolutionDepth: Int {
-        get { depthLimit.load(ordering: .relaxed) }
-        set { depthLimit.store(max(1, newValue), ordering: .relaxed) }
+        get { runtimeFlags.depthLimit.load(ordering: .relaxed) }
+        set { runtimeFlags.depthLimit.store(max(1, newValue), ordering: .relaxed) }
     }
-
-    /// Backs ``maximumResolutionDepth`` (read only by nested resolutions, out of line).
-    static let depthLimit = UnsafeAtomic<Int>.create(64)
 
     // MARK: Auto-registration
 

@@ -15,6 +15,9 @@ final class RuntimeFlags: Sendable {
     /// The shortest duration, in nanoseconds, anyone wants to hear about as slow; a timed
     /// resolution faster than this is dismissed without taking a lock.
     let slowNanos = UnsafeAtomic<UInt64>.create(.max)
+    /// ``Container/maximumResolutionDepth``: read by every nested resolution through the
+    /// container's `flags` (a global's lazy-initialization check would cost more than the load).
+    let depthLimit = UnsafeAtomic<Int>.create(64)
 
     init() {}
 }
