@@ -82,7 +82,9 @@ func makeRecord<T>(scope: Scope, name: String?, site: RegistrationSite, declared
 }
 
 /// The record for a registration of `scope`: a plain ``RegistrationRecord`` for transients, the
-/// matching subclass otherwise.
+/// matching subclass otherwise. Inlined into the registration path: as a call, passing its
+/// arguments cost a retain and a release each (measured: 3% of a registration).
+@inline(__always)
 func makeRecord(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
                 type: Any.Type, factory: ErasedFactory) -> RegistrationRecord {
     switch scope.kind {
