@@ -15,8 +15,9 @@ extension ShopApp {
         let container = Container.shared
         // The flow's statistics, taken before the health checks resolve every service once more.
         let statistics = container.statistics().filter { $0.resolutions > 0 || $0.misses > 0 }
-        // Every registration resolved once in a sandbox: the app's own singletons are untouched.
-        let report = container.validate()
+        // Every registration resolved once in a sandbox, async ones (the database) included: the
+        // app's own singletons are untouched.
+        let report = await container.validateAsync()
         let health = await container.checkHealth(timeout: 2)
         progress(6, "diagnostics: \(report.isValid ? "wiring valid" : "\(report.issueCount) wiring problem(s)") "
             + "(\(report.validatedCount) registrations, \(report.graph.edges.count) dependencies); "

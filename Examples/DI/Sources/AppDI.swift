@@ -34,9 +34,10 @@ public enum BootstrapError: Error, CustomStringConvertible {
 /// The app's composition root: the one module that knows every other module.
 ///
 /// Three steps, each with the tool made for it:
-/// 1. the database, an async module (opening and migrating is I/O), with a timeout and retries;
+/// 1. the database, an async singleton (`registerAsync`): opening and migrating it is I/O, so it
+///    is built on first `resolveAsync`, with retries, while the asking task is suspended;
 /// 2. the core layers from module factories, registered by a ``ModuleFactoryManager`` built for
-///    the environment;
+///    the environment, the repositories holding the database resolved in step 1;
 /// 3. the features, configured by a ``FeatureModuleLoader`` in dependency order.
 ///
 /// Everything goes into `Container.shared`: the process-wide container in the app, the test's own
@@ -47,35 +48,71 @@ public enum AppDI {
         PaymentFeatureModule.self, OrderFeatureModule.self, UserFeatureModule.self,
     ]
 
-    /// The module factories for `configuration`'s environment, in layer order.
-    public static func makeManager(for configuration: AppConfiguration) -> ModuleFactoryManager {
+    /// How many times ``openDatabase(_:)`` tries to open the database.
+    public static let databaseAttempts = 3
+    /// How long ``openDatabase(_:)`` waits between two tries.
+    public static let databaseRetryDelay: Duration = .milliseconds(200)
+
+    /// The module factories for `configuration`'s environment, in layer order; the SQLite
+    /// repositories share `database`.
+    public static func makeManager(for configuration: AppConfiguration, database: AppDatabase) -> ModuleFactoryManager {
         var manager = ModuleFactoryManager()
         var infrastructure = InfrastructureModuleFactory()
         infrastructure.setup(for: configuration)
         manager.add(infrastructure, layer: .infrastructure)
-        manager.repositoryFactory.setupSQLite()
+        manager.repositoryFactory.setupSQLite(database: database)
         return manager
+    }
+
+    /// Opens and migrates the environment's database: a temporary file under `.testing`, the
+    /// configured path otherwise. A failed attempt is retried (``databaseAttempts`` in all,
+    /// ``databaseRetryDelay`` apart); cancelling the calling task stops the retries with
+    /// `CancellationError`.
+    public static func openDatabase(_ configuration: AppConfiguration) async throws -> AppDatabase {
+        var attempt = 1
+        while true {
+            do {
+                return configuration.environment == .testing
+                    ? try await AppDatabase.temporary()
+                    : try await AppDatabase.open(at: configuration.databasePath)
+            } catch {
+                guard attempt < databaseAttempts, !(error is CancellationError) else { throw error }
+                attempt += 1
+                try await Task.sleep(for: databaseRetryDelay)
+            }
+        }
+    }
+
+    /// Registers the database into `container` as an async singleton built by `open` (by default
+    /// ``openDatabase(_:)``), which runs once however many tasks resolve it at the same time:
+    /// they all wait for that one build and get the same ``AppDatabase``. It is async-only:
+    /// resolve it with `try await container.resolveAsync(AppDatabase.self)`.
+    @discardableResult
+    public static func registerDatabase(
+        _ configuration: AppConfiguration,
+        into container: Container,
+        open: @escaping @Sendable (AppConfiguration) async throws -> AppDatabase = AppDI.openDatabase
+    ) -> RegistrationHandle {
+        container.registerAsync(AppDatabase.self, scope: .singleton) {
+            try await open(configuration)
+        }
     }
 
     /// Opens the database and registers every module and feature into `Container.shared`.
     public static func bootstrap(_ configuration: AppConfiguration) async throws -> BootstrapSummary {
         let container = Container.shared
 
-        // 1. The database.
-        var asyncModules = AsyncModuleGroup()
-        let path = configuration.databasePath
-        let environment = configuration.environment
-        asyncModules.addValue(AppDatabase.self, timeout: 10, maxAttempts: 3, retryDelay: 0.2) {
-            environment == .testing ? try AppDatabase.temporary() : try AppDatabase.open(at: path)
+        // 1. The database, built by the first (here, the only) task that asks for it.
+        registerDatabase(configuration, into: container)
+        let database: AppDatabase
+        do {
+            database = try await container.resolveAsync(AppDatabase.self)
+        } catch {
+            throw BootstrapError.databaseUnavailable(path: configuration.databasePath, underlying: error)
         }
-        let report = await asyncModules.registerAll(into: container)
-        if let failure = report.failures.first {
-            throw BootstrapError.databaseUnavailable(path: path, underlying: failure.error)
-        }
-        let database = try container.resolveOrThrow(AppDatabase.self)
 
         // 2. Infrastructure and repositories.
-        var manager = makeManager(for: configuration)
+        var manager = makeManager(for: configuration, database: database)
         let modules = try await manager.registerAll(to: container)
 
         // 3. Features, dependencies first.
@@ -83,7 +120,7 @@ public enum AppDI {
         try await loader.loadAll()
 
         return BootstrapSummary(
-            environment: environment, databasePath: database.path, migrations: try database.appliedMigrations(),
-            modules: modules, features: await loader.loadedModules)
+            environment: configuration.environment, databasePath: database.path,
+            migrations: try database.appliedMigrations(), modules: modules, features: await loader.loadedModules)
     }
 }

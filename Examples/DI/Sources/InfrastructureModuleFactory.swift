@@ -3,7 +3,7 @@ import SharedModels
 import WeaveDI
 
 /// Infrastructure every feature builds on: the configuration and the event bus, chosen per
-/// environment. (The database comes from an async module: opening and migrating it is I/O, see
+/// environment. (The database is an async singleton: opening and migrating it is I/O, see
 /// ``AppDI``.)
 public struct InfrastructureModuleFactory: ModuleFactory, Sendable {
     public var registerModule = RegisterModule()
@@ -38,22 +38,24 @@ public struct InfrastructureModuleFactory: ModuleFactory, Sendable {
 }
 
 extension RepositoryModuleFactory {
-    /// The SQLite repositories, sharing the container's ``AppDatabase``.
-    public mutating func setupSQLite() {
+    /// The SQLite repositories, sharing `database`: the container's ``AppDatabase``, which is
+    /// async-only (opening it is I/O), so the composition root resolves it with `resolveAsync`
+    /// first and hands it over. The modules still declare the dependency, so the graph shows it.
+    public mutating func setupSQLite(database: AppDatabase) {
         let registerModule = self.registerModule
         definitions.append {
             registerModule.makeDependency(UserRepository.self, dependencies: [AppDatabase.self], scope: .singleton) {
-                SQLiteUserRepository(database: try UnifiedDI.resolveOrThrow(AppDatabase.self))
+                SQLiteUserRepository(database: database)
             }
         }
         definitions.append {
             registerModule.makeDependency(OrderRepository.self, dependencies: [AppDatabase.self], scope: .singleton) {
-                SQLiteOrderRepository(database: try UnifiedDI.resolveOrThrow(AppDatabase.self))
+                SQLiteOrderRepository(database: database)
             }
         }
         definitions.append {
             registerModule.makeDependency(PaymentRepository.self, dependencies: [AppDatabase.self], scope: .singleton) {
-                SQLitePaymentRepository(database: try UnifiedDI.resolveOrThrow(AppDatabase.self))
+                SQLitePaymentRepository(database: database)
             }
         }
     }

@@ -9,19 +9,19 @@ import WeaveDITesting
 /// Each environment gets its own module factories from the same manager code.
 @Suite(.container)
 struct EnvironmentTests {
-    private func moduleTypes(_ environment: AppEnvironment) -> [String] {
-        AppDI.makeManager(for: AppConfiguration(environment: environment)).makeAllModules()
-            .map { String(describing: $0.type) }
+    private func moduleTypes(_ environment: AppEnvironment) throws -> [String] {
+        AppDI.makeManager(for: AppConfiguration(environment: environment), database: try AppDatabase.temporary())
+            .makeAllModules().map { String(describing: $0.type) }
     }
 
-    @Test func developmentAndTestingJournalEventsProductionDoesNot() {
+    @Test func developmentAndTestingJournalEventsProductionDoesNot() throws {
         for environment in [AppEnvironment.development, .testing] {
-            #expect(moduleTypes(environment).contains("EventJournal"))
+            #expect(try moduleTypes(environment).contains("EventJournal"))
         }
-        #expect(!moduleTypes(.production).contains("EventJournal"))
+        #expect(try !moduleTypes(.production).contains("EventJournal"))
         for environment in AppEnvironment.allCases {
-            #expect(moduleTypes(environment).filter { $0 == "EventBus" }.count == 1)
-            #expect(moduleTypes(environment).contains("UserRepository"))
+            #expect(try moduleTypes(environment).filter { $0 == "EventBus" }.count == 1)
+            #expect(try moduleTypes(environment).contains("UserRepository"))
         }
     }
 
@@ -39,8 +39,8 @@ struct EnvironmentTests {
     }
 
     @Test func theManagerRefusesToRegisterTheSameModulesTwice() async throws {
-        _ = try await TestApp.bootstrap()
-        var manager = AppDI.makeManager(for: AppConfiguration(environment: .testing))
+        let app = try await TestApp.bootstrap()
+        var manager = AppDI.makeManager(for: AppConfiguration(environment: .testing), database: try await app.database())
         manager.add(InfrastructureModuleFactory.testingDuplicate(), layer: .infrastructure, name: "Duplicate")
         await #expect(throws: ModuleFactoryError.self) {
             try await manager.registerAll(to: WeaveDI.Container.shared)

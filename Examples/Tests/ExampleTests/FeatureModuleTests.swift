@@ -41,10 +41,10 @@ struct FeatureModuleTests {
     }
 
     private func coreOnly() async throws {
-        var asyncModules = AsyncModuleGroup()
-        asyncModules.addValue(AppDatabase.self) { try AppDatabase.temporary() }
-        await asyncModules.registerAll(into: WeaveDI.Container.shared)
-        var manager = AppDI.makeManager(for: AppConfiguration(environment: .testing))
+        let configuration = AppConfiguration(environment: .testing)
+        AppDI.registerDatabase(configuration, into: WeaveDI.Container.shared)
+        let database = try await WeaveDI.Container.shared.resolveAsync(AppDatabase.self)
+        var manager = AppDI.makeManager(for: configuration, database: database)
         try await manager.registerAll(to: WeaveDI.Container.shared)
     }
 }

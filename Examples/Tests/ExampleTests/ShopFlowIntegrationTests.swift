@@ -39,7 +39,7 @@ struct ShopFlowIntegrationTests {
         #expect(try users.user(id: user.id)?.loyaltyPoints == 89)
         #expect(try app.journal == ["UserRegistered", "OrderPlaced", "PaymentCaptured", "OrderPaid"])
 
-        let counts = try app.resolve(AppDatabase.self).rowCounts()
+        let counts = try await app.database().rowCounts()
         #expect(counts.users == 1 && counts.orders == 1 && counts.payments == 1)
     }
 
@@ -106,7 +106,7 @@ struct ShopFlowIntegrationTests {
         await #expect(throws: APIError.status(404, message: "no catalog item 'teapot'", endpoint: "GET /catalog/items/teapot")) {
             _ = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "teapot", quantity: 1)])
         }
-        #expect(try app.resolve(AppDatabase.self).rowCounts().orders == 0)
+        #expect(try await app.database().rowCounts().orders == 0)
         #expect(try app.journal == ["UserRegistered"])
     }
 
@@ -155,7 +155,7 @@ struct ShopFlowIntegrationTests {
                         let user = try app.resolve(UserService.self).signUp(name: "User \(index)", email: "u\(index)@example.com").user
                         let order = try await app.resolve(OrderService.self).placeOrder(
                             userID: user.id, items: [OrderItem(sku: "mug", quantity: index + 1)])
-                        return (order.id, try app.resolve(AppDatabase.self).rowCounts().users)
+                        return (order.id, try await app.database().rowCounts().users)
                     }
                 }
             }

@@ -18,6 +18,9 @@ struct TestApp {
 
     func resolve<T>(_ type: T.Type) throws -> T { try Container.shared.resolveOrThrow(type) }
 
+    /// The database: an async singleton, already built by the bootstrap.
+    func database() async throws -> AppDatabase { try await Container.shared.resolveAsync(AppDatabase.self) }
+
     var journal: [String] { get throws { try resolve(EventJournal.self).entries } }
 }
 

@@ -14,13 +14,16 @@ import WeaveDITesting
 struct WiringValidationTests {
     @Test func everyRegistrationOfEveryEnvironmentResolves() async throws {
         _ = try await TestApp.bootstrap()
-        try WeaveDI.Container.shared.validateOrThrow()
+        // validateAsync, not validate: it also builds the async registrations (the database) in
+        // its sandbox.
+        let report = await WeaveDI.Container.shared.validateAsync()
+        #expect(report.isValid, "\(report)")
         try WeaveDI.Container.shared.verifyOrThrow([UserService.self, OrderService.self, PaymentService.self])
     }
 
     @Test func theGraphShowsTheFeaturesDependingOnSharedProtocols() async throws {
         _ = try await TestApp.bootstrap()
-        let graph = WeaveDI.Container.shared.validate().graph
+        let graph = await WeaveDI.Container.shared.validateAsync().graph
         let mermaid = graph.mermaid()
         for type in ["PaymentService", "OrderLookup", "OrderRepository", "UserDirectory", "EventBus", "AppDatabase"] {
             #expect(mermaid.contains(type), "the graph should mention \(type)")
@@ -32,7 +35,7 @@ struct WiringValidationTests {
         _ = try await TestApp.bootstrap()
         WeaveDI.Container.shared.unregister(PaymentRepository.self)
 
-        let report = WeaveDI.Container.shared.validate()
+        let report = await WeaveDI.Container.shared.validateAsync()
 
         #expect(!report.isValid)
         #expect(report.missingDependencies.contains { "\($0)".contains("PaymentRepository") })

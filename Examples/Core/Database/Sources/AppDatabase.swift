@@ -35,23 +35,64 @@ public final class AppDatabase: Sendable {
     /// Opens the database at `path`, creating its directory and file if needed, and applies the
     /// migrations it has not seen yet.
     public static func open(at path: String) throws -> AppDatabase {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let queue = try DatabaseQueue(path: url.path, configuration: configuration())
+        let (url, queue) = try openQueue(at: path)
         try migrator.migrate(queue)
+        return AppDatabase(path: url.path, queue: queue, temporaryDirectory: nil)
+    }
+
+    /// ``open(at:)`` for async callers: the migrations run on GRDB's writer queue while the
+    /// calling task is suspended, so no thread of the cooperative pool waits for the disk.
+    public static func open(at path: String) async throws -> AppDatabase {
+        let (url, queue) = try openQueue(at: path)
+        try await migrate(queue)
         return AppDatabase(path: url.path, queue: queue, temporaryDirectory: nil)
     }
 
     /// A new, migrated database in a fresh temporary directory, deleted when the returned value is
     /// released. Each call gets its own file, so tests using it can run in parallel.
     public static func temporary() throws -> AppDatabase {
+        let (directory, path) = try temporaryLocation()
+        let (_, queue) = try openQueue(at: path)
+        try migrator.migrate(queue)
+        return AppDatabase(path: path, queue: queue, temporaryDirectory: directory)
+    }
+
+    /// ``temporary()`` for async callers, migrated like the async `open(at:)`.
+    public static func temporary() async throws -> AppDatabase {
+        let (directory, path) = try temporaryLocation()
+        let database: AppDatabase
+        do {
+            let (_, queue) = try openQueue(at: path)
+            try await migrate(queue)
+            database = AppDatabase(path: path, queue: queue, temporaryDirectory: directory)
+        } catch {
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
+        return database
+    }
+
+    private static func temporaryLocation() throws -> (directory: URL, path: String) {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("weavedi-example-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let path = directory.appendingPathComponent("shop.sqlite").path
-        let queue = try DatabaseQueue(path: path, configuration: configuration())
-        try migrator.migrate(queue)
-        return AppDatabase(path: path, queue: queue, temporaryDirectory: directory)
+        return (directory, directory.appendingPathComponent("shop.sqlite").path)
+    }
+
+    /// Creates the file's directory and opens a connection (the migrations are the slow part).
+    private static func openQueue(at path: String) throws -> (URL, DatabaseQueue) {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        return (url, try DatabaseQueue(path: url.path, configuration: configuration()))
+    }
+
+    /// Applies the missing migrations on the queue's writer, resuming the caller when they are done.
+    private static func migrate(_ queue: DatabaseQueue) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            migrator.asyncMigrate(queue) { result in
+                continuation.resume(with: result.map { _ in () })
+            }
+        }
     }
 
     private static func configuration() -> Configuration {
