@@ -7,6 +7,8 @@ import WeaveDI
 //   swift run -c release --package-path Benchmarks weavedi-bench --profile CASE [--optimized] [--iterations N]
 //
 // --profile runs one WeaveDI case in a plain loop (no harness), for callgrind or perf.
+// The async cases (AsyncCases.swift) run last, from a nonisolated async context; `--only` with
+// async ids alone writes results/async.{json,md} and leaves latest.* alone.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ flag: String) -> String? {
@@ -17,12 +19,16 @@ func option(_ flag: String) -> String? {
 if let profiled = option("--profile") {
     if arguments.contains("--optimized") { UnifiedRegistry.shared.enableOptimization() }
     let iterations = option("--iterations").flatMap(Int.init) ?? 1_000_000
+    if AsyncCases.profiledCases.contains(profiled) {
+        _ = await AsyncCases.profile(profiled, iterations: iterations)
+        exit(0)
+    }
     if profiled == "swinject-registration" {
         SwinjectContestant.profileRegistration(iterations: iterations)
         exit(0)
     }
     guard WeaveDIContestant.profile(profiled, iterations: iterations) else {
-        print("Unknown case \(profiled); use one of: \(WeaveDIContestant.profiledCases.joined(separator: ", "))")
+        print("Unknown case \(profiled); use one of: \((WeaveDIContestant.profiledCases + AsyncCases.profiledCases).joined(separator: ", "))")
         exit(2)
     }
     exit(0)
@@ -33,8 +39,9 @@ if let only = option("--only") { settings.only = Set(only.split(separator: ",").
 let resultsFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("results")
-let jsonPath = option("--json") ?? resultsFolder.appendingPathComponent("latest.json").path
-let markdownPath = option("--markdown") ?? resultsFolder.appendingPathComponent("latest.md").path
+let onlyAsync = AsyncCases.onlyAsync(settings)
+let jsonPath = option("--json") ?? resultsFolder.appendingPathComponent(onlyAsync ? "async.json" : "latest.json").path
+let markdownPath = option("--markdown") ?? resultsFolder.appendingPathComponent(onlyAsync ? "async.md" : "latest.md").path
 
 func progress(_ text: String) {
     FileHandle.standardError.write(Data("\(text)\n".utf8))
@@ -67,6 +74,8 @@ results.runTimedJobs(settings, progress: progress)
 results.factoryClosure = FactoryClosureCost.measure(settings, fillers: fillers)
 progress("registration batches…")
 results.runBatchJobs(progress: progress)
+if !AsyncCases.wanted(settings).isEmpty { progress("async cases, contestants interleaved…") }
+let asyncResults = await AsyncCases.run(settings)
 
 let goals = Report.goals(results)
 let machine = MachineInfo.current()
@@ -74,7 +83,10 @@ let header = """
     weavedi-bench, \(ISO8601DateFormatter().string(from: started)), \(machine.summary), \
     \(settings.rounds) rounds per case, release build, took \(Int(Date().timeIntervalSince(started))) s
     """
-let markdown = Report.markdown(results, goals: goals, header: header)
+let asyncMarkdown = AsyncCases.markdown(asyncResults)
+let markdown = onlyAsync
+    ? header + "\n\n" + asyncMarkdown
+    : Report.markdown(results, goals: goals, header: header) + (asyncMarkdown.isEmpty ? "" : "\n" + asyncMarkdown)
 print(markdown)
 
 struct Output: Codable {
@@ -87,12 +99,16 @@ struct Output: Codable {
     /// The benchmark's own factory-closure cost, already subtracted from registration and bootstrap.
     var factoryClosure: Measurement?
     var goals: [GoalCheck]
+    /// The async cases (AsyncCases.swift): case id -> contestant -> numbers, and their goals.
+    var asyncCases: [String: [String: Measurement]]
+    var asyncGoals: [GoalCheck]
 }
 
 let output = Output(
     generatedAt: ISO8601DateFormatter().string(from: started), machine: machine,
     rounds: settings.rounds, roundMilliseconds: Double(settings.roundNanoseconds) / 1_000_000,
-    cases: results.cases, scaling: results.scaling, factoryClosure: results.factoryClosure, goals: goals)
+    cases: results.cases, scaling: results.scaling, factoryClosure: results.factoryClosure, goals: goals,
+    asyncCases: asyncResults.cases, asyncGoals: AsyncCases.goals(asyncResults))
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 do {
@@ -101,6 +117,12 @@ do {
     try encoder.encode(output).write(to: URL(fileURLWithPath: jsonPath))
     try Data((markdown + "\n").utf8).write(to: URL(fileURLWithPath: markdownPath))
     progress("Wrote \(jsonPath) and \(markdownPath)")
+    // The async section on its own, for publish_results.py, whichever run produced it.
+    if !asyncMarkdown.isEmpty && !onlyAsync && option("--markdown") == nil {
+        let asyncPath = resultsFolder.appendingPathComponent("async.md").path
+        try Data((header + "\n\n" + asyncMarkdown + "\n").utf8).write(to: URL(fileURLWithPath: asyncPath))
+        progress("Wrote \(asyncPath)")
+    }
 } catch {
     progress("Could not write results: \(error)")
     exit(1)
