@@ -85,7 +85,9 @@ let context = try await container.withScope(.request) {
 // Ten tasks ask at once: one build, nine suspended waiters, one instance.
 let databases = try await withThrowingTaskGroup(of: Database.self) { group in
     for _ in 0..<10 { group.addTask { try await container.resolveAsync(Database.self) } }
-    return try await group.reduce(into: [Database]()) { $0.append($1) }
+    var databases: [Database] = []
+    for try await database in group { databases.append(database) }
+    return databases
 }
 print(databases.allSatisfy { $0 === database })   // true
 // snippet.end
