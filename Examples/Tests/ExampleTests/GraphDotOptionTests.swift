@@ -29,8 +29,8 @@ struct GraphDotOptionTests {
                      "no App executable at \(executable.path): build it with `swift build --package-path Examples`")
         let outURL = directory.appendingPathComponent("stdout.txt")
         let errURL = directory.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
