@@ -19,7 +19,7 @@ async_only = "--async" in sys.argv[1:]
 # The async section, wherever an ASYNC BENCHMARK pair of markers asks for it.
 async_results = root / "Benchmarks/results/async.md"
 async_targets = ["README.md", "Benchmarks/README.md", "Sources/WeaveDI/WeaveDI.docc/AsyncFactories.md"]
-async_pattern = re.compile(r"(<!-- ASYNC BENCHMARK START -->\n).*?(\n<!-- ASYNC BENCHMARK END -->)", re.S)
+async_pattern = re.compile(r"(<!-- ASYNC BENCHMARK START -->\n).*?(<!-- ASYNC BENCHMARK END -->)", re.S)
 if async_results.exists():
     async_lines = async_results.read_text().strip().splitlines()
     async_content = f"`{async_lines[0]}`\n\n" + "\n".join(async_lines[1:]).strip()
@@ -29,7 +29,7 @@ if async_results.exists():
             continue
         text = path.read_text()
         if async_pattern.search(text):
-            path.write_text(async_pattern.sub(lambda m: m.group(1) + async_content + m.group(2), text))
+            path.write_text(async_pattern.sub(lambda m: m.group(1) + async_content + "\n" + m.group(2), text))
             print(f"updated the async results in {relative}")
 elif async_only:
     raise SystemExit("Benchmarks/results/async.md: no async results (run weavedi-bench first)")
