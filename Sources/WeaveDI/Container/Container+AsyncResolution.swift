@@ -29,6 +29,8 @@ extension Container {
     public func resolveAsync<T>(_ type: T.Type) async throws -> T {
         do { return try await resolveAsyncCore(key: RegistryKey(type), requester: nil) } catch let error as DIError {
             throw reportAsync(error)
+        } catch let reported as ReportedAsyncFailure {
+            throw reported.error
         }
     }
 
@@ -36,6 +38,8 @@ extension Container {
     public func resolveAsync<T>(_ name: String, _ type: T.Type) async throws -> T {
         do { return try await resolveAsyncCore(key: RegistryKey(type, name: name), requester: nil) } catch let error as DIError {
             throw reportAsync(error)
+        } catch let reported as ReportedAsyncFailure {
+            throw reported.error
         }
     }
 
@@ -212,8 +216,10 @@ extension Container {
             if timed { await reportAsyncDuration(monotonicSeconds() - start, key: key, type: T.self) }
             return value
         } catch let error as DIError {
-            // A nested resolution's failure keeps its own detail (and was reported where it
-            // was thrown, unless it comes from this resolution's own checks).
+            // A nested resolution's failure keeps its own detail. If a nested `resolveAsync` in
+            // this task reported it, the entry points it propagates through do not report it
+            // again (they unwrap the mark).
+            if let last = node.lastReported, last.isSameFailure(as: error) { throw ReportedAsyncFailure(error: error) }
             throw error
         } catch let error as CancellationError {
             throw error
@@ -256,4 +262,11 @@ extension Container {
         own?.lastReported = reported
         return reported
     }
+}
+
+/// A failure an async factory rethrew after a nested `resolveAsync` of the same task reported it:
+/// the public entry points it propagates through unwrap it without reporting it again. Never
+/// seen outside WeaveDI.
+struct ReportedAsyncFailure: Error {
+    let error: DIError
 }

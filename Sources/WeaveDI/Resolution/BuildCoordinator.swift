@@ -146,6 +146,9 @@ final class BuildCoordinator: @unchecked Sendable {
         for entry in suspended { entry.continuation.resume() }
     }
 
-    /// Whether `waiter` (a task) has a wait-for edge; for tests' invariant checks.
-    func isWaiting(_ waiter: ObjectIdentifier) -> Bool { mutex.withLock { $0[waiter] != nil } }
+    /// How many waiters (threads and tasks) wait for the job named `displayName` now; for tests
+    /// that must let waiters arrive before they act.
+    func waiterCount(forJob displayName: String) -> Int {
+        mutex.withLock { waits in waits.values.filter { $0.job.displayName == displayName }.count }
+    }
 }
