@@ -77,10 +77,13 @@ final class BuildTicket: @unchecked Sendable {
     var isAsync: Bool { gate == nil }
 
     /// Blocks until the owner releases the gate (returns at once if it already has).
+    ///
+    /// Only a thread's ticket is ever blocked on: a task's ticket is stored only in an async
+    /// registration's storage, which the synchronous path never waits for.
     func blockUntilReleased() {
-        guard let gate else { preconditionFailure("a thread never blocks on a task's ticket") }
-        gate.lock()
-        gate.unlock()
+        assert(gate != nil, "a thread never blocks on a task's ticket")
+        gate?.lock()
+        gate?.unlock()
     }
 
     /// Called by the owner, on its own thread, once the ticket is finished.
