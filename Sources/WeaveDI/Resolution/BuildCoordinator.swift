@@ -70,7 +70,7 @@ final class BuildCoordinator: @unchecked Sendable {
         ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
     }
 
-    /// Suspends the calling task (`waiter`, its ``AsyncNode``) until `ticket`, a task's ticket,
+    /// Suspends the calling task (`waiter`, its graph node) until `ticket`, a task's ticket,
     /// is finished. The task's own wait-for node is `waiter`; `ownsForWaiter` says whether a node
     /// found along the chain of owners stands for the waiter too: a task running inside a build
     /// its parent task owns (an `async let` in a factory) is waited for by that parent, so a
