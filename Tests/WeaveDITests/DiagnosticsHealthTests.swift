@@ -135,3 +135,22 @@ final class ProtocolBackedService: HealthProbeProtocol, WeaveDI.HealthCheckable 
             == "unhealthy: The health check of S did not finish within 1.0 s.")
     }
 }
+
+extension DiagnosticsHealthTests {
+    /// A service with an async factory is built (awaited) and checked like any other.
+    @Test func checksServicesRegisteredWithAsyncFactories() async {
+        let container = Container()
+        container.registerAsync(HealthyService.self, scope: .singleton) {
+            await Task.yield()
+            return HealthyService()
+        }
+        container.registerAsync("replica", DegradedService.self) { DegradedService() }
+        let report = await container.checkHealth(timeout: 5)
+        #expect(report["WeaveDITests.HealthyService"]?.isHealthy == true)
+        guard case let .degraded(reason)? = report["WeaveDITests.DegradedService[\"replica\"]"] else {
+            Issue.record("expected degraded, got \(report)")
+            return
+        }
+        #expect(reason == "replica lag")
+    }
+}

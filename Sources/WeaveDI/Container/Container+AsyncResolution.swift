@@ -26,9 +26,19 @@ extension Container {
     /// - Throws: a ``DIError`` saying why the type could not be resolved (a missing registration,
     ///   a cycle with its whole path — within this task or across tasks —, a factory's error), or
     ///   `CancellationError`.
+    @inlinable
     public func resolveAsync<T>(_ type: T.Type) async throws -> T {
-        do { return try await resolveAsyncCore(key: RegistryKey(type), requester: nil) } catch let error as DIError {
+        if let built = builtAsyncSingleton(id: RegistryKey(type).id, as: T.self) { return built }
+        return try await resolveAsyncEntry(key: RegistryKey(type), type: T.self)
+    }
+
+    /// ``resolveAsync(_:)`` past its fast path: resolves, and reports a failure.
+    @usableFromInline
+    func resolveAsyncEntry<T>(key: RegistryKey, type _: T.Type) async throws -> T {
+        do { return try await resolveAsyncCore(key: key, requester: nil) } catch let error as DIError {
             throw reportAsync(error)
+        } catch let reported as ReportedAsyncFailure {
+            throw propagateReported(reported.error)
         }
     }
 
@@ -36,10 +46,37 @@ extension Container {
     public func resolveAsync<T>(_ name: String, _ type: T.Type) async throws -> T {
         do { return try await resolveAsyncCore(key: RegistryKey(type, name: name), requester: nil) } catch let error as DIError {
             throw reportAsync(error)
+        } catch let reported as ReportedAsyncFailure {
+            throw propagateReported(reported.error)
         }
     }
 
     // MARK: Core
+
+    /// The fast path of ``resolveAsync(_:)``: a built async singleton registered (unnamed) in this
+    /// container, read as a built synchronous singleton is — one table probe, the slot lock
+    /// around a few loads, no suspension, nothing allocated. `nil` for anything else (not built,
+    /// another lifetime, a synchronous registration, a parent's, auto-registration pending):
+    /// the full path decides. Inlined into the caller, so it runs specialized for `T`.
+    @inlinable @inline(__always)
+    func builtAsyncSingleton<T>(id: UInt, as _: T.Type) -> T? {
+        guard autoRegistrationWord.load(ordering: .acquiring) == AutoRegistrationState.done.rawValue,
+              let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(id) })
+        else { return nil }
+        let lock = slot.lock
+        lock.lock()
+        guard let record = slot.storage.pointee.unnamed, record.scopeTag == .asyncFactory,
+              let cell = unsafeDowncast(record, to: AsyncRecord.self).singletonCell, cell.hasInstance
+        else {
+            lock.unlock()
+            return nil
+        }
+        slot.storage.pointee.unnamedResolutions &+= 1
+        let value = cell.cached(as: T.self)
+        lock.unlock()
+        noteAsyncEdge(to: RegistryKey(rawID: id, name: nil), type: T.self)
+        return value
+    }
 
     /// Resolves the registration under `key` (made for `T`) without reporting failures.
     func resolveAsyncCore<T>(key: RegistryKey, requester: Container?) async throws -> T {
@@ -81,10 +118,9 @@ extension Container {
             return try await resolveScopedAsync(async, key: key, slotLock: lock, requester: requester ?? self)
         case .transient, .asyncFactory:
             let top = AsyncResolutionPath.top
-            let (node, isNew) = AsyncResolutionPath.node(under: top)
-            defer { if isNew { node.close() } }
-            try checkPath(top, node: node, key: key, type: T.self)
-            return try await runAsyncFactory(async, key: key, node: node, top: top, ticket: nil)
+            let task = AsyncResolutionPath.currentTask()
+            try checkPath(top, taskID: AsyncResolutionPath.id(of: task), key: key, type: T.self)
+            return try await runAsyncFactory(async, key: key, task: task, top: top, ticket: nil)
         }
     }
 
@@ -100,9 +136,10 @@ extension Container {
         _ record: AsyncRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, SlotLock)
     ) async throws -> T {
         let top = AsyncResolutionPath.top
-        let (node, isNew) = AsyncResolutionPath.node(under: top)
-        defer { if isNew { node.close() } }
-        try checkPath(top, node: node, key: key, type: T.self)
+        let task = AsyncResolutionPath.currentTask()
+        let me = AsyncResolutionPath.id(of: task)
+        let node = AsyncResolutionPath.node(me)
+        try checkPath(top, taskID: me, key: key, type: T.self)
         var (storage, lock) = try cell()
         var ticket: BuildTicket
         while true {
@@ -119,7 +156,7 @@ extension Container {
             }
             guard let building = storage.ticket else {
                 // Empty: this task builds.
-                ticket = BuildTicket(job: .registration(record), task: node)
+                ticket = BuildTicket(job: .registration(record), taskNode: node)
                 storage.ticket = ticket
                 lock.unlock()
                 break
@@ -127,13 +164,13 @@ extension Container {
             lock.unlock()
             noteAsyncEdge(to: key, type: T.self)
             try await BuildCoordinator.shared.waitAsync(
-                for: building, waiter: ObjectIdentifier(node),
-                ownsForWaiter: { node.isInsideBuild(ownedBy: $0) },
+                for: building, waiter: node,
+                ownsForWaiter: { top?.isInsideBuild(ownedBy: $0, taskID: me) ?? false },
                 waiterPath: { (top?.pathNames ?? []) + [ResolutionFrame.displayName(T.self, key.name)] })
         }
         let value: T
         do {
-            value = try await runAsyncFactory(record, key: key, node: node, top: top, ticket: ticket)
+            value = try await runAsyncFactory(record, key: key, task: task, top: top, ticket: ticket)
         } catch {
             BuildCoordinator.shared.finish(ticket) { lock.withLock { storage.ticket = nil } }
             throw error
@@ -172,14 +209,20 @@ extension Container {
     /// Refuses a resolution that would close a cycle within the current task, or nest deeper
     /// than ``maximumResolutionDepth``. Only the task's own frames count for cycles: frames it
     /// inherited belong to its parent, which a shared build's ticket covers.
-    func checkPath(_ top: AsyncFrame?, node: AsyncNode, key: RegistryKey, type: Any.Type) throws(DIError) {
+    @inline(__always)
+    func checkPath(_ top: AsyncFrame?, taskID: UInt, key: RegistryKey, type: Any.Type) throws(DIError) {
         guard let top else { return }
+        try checkNestedPath(top, taskID: taskID, key: key, type: type)
+    }
+
+    /// ``checkPath(_:taskID:key:type:)`` inside a factory (out of line).
+    func checkNestedPath(_ top: AsyncFrame, taskID: UInt, key: RegistryKey, type: Any.Type) throws(DIError) {
         let limit = flags.depthLimit.load(ordering: .relaxed)
         if top.depth >= limit {
             throw DIError.resolutionTooDeep(path: Array(top.pathNames.prefix(8)), limit: limit)
         }
         var current: AsyncFrame? = top
-        while let frame = current, frame.node === node {
+        while let frame = current, frame.taskID == taskID {
             if frame.frame.key == key && frame.frame.container == identity {
                 if recordsGraph { graph.record(from: top.frame, to: key, type: type) }
                 var names: [String] = []
@@ -197,11 +240,12 @@ extension Container {
 
     /// Runs an async factory with its frame on the task's path; times it when resolutions are
     /// timed, and reports the time once the frame is off the path.
-    func runAsyncFactory<T>(_ record: AsyncRecord, key: RegistryKey, node: AsyncNode, top: AsyncFrame?,
+    @inline(__always)
+    func runAsyncFactory<T>(_ record: AsyncRecord, key: RegistryKey, task: AnyObject?, top: AsyncFrame?,
                             ticket: BuildTicket?) async throws -> T {
         let resolutionFrame = ResolutionFrame(key: key, type: T.self, container: identity)
         if recordsGraph, let top { graph.record(from: top.frame, to: key, type: T.self) }
-        let frame = AsyncFrame(frame: resolutionFrame, parent: top, node: node, ticket: ticket)
+        let frame = AsyncFrame(frame: resolutionFrame, parent: top, task: task, ticket: ticket)
         let factory = record.asyncFactory.typed(as: T.self)
         let timed = timingFlag.load(ordering: .relaxed)
         let start = timed ? monotonicSeconds() : 0
@@ -212,8 +256,10 @@ extension Container {
             if timed { await reportAsyncDuration(monotonicSeconds() - start, key: key, type: T.self) }
             return value
         } catch let error as DIError {
-            // A nested resolution's failure keeps its own detail (and was reported where it
-            // was thrown, unless it comes from this resolution's own checks).
+            // A nested resolution's failure keeps its own detail. If a nested `resolveAsync` in
+            // this task reported it, the entry points it propagates through do not report it
+            // again (they unwrap the mark).
+            if let last = frame.lastReported, last.isSameFailure(as: error) { throw ReportedAsyncFailure(error: error) }
             throw error
         } catch let error as CancellationError {
             throw error
@@ -250,10 +296,26 @@ extension Container {
     /// task already reported, which a factory rethrew, is not reported again.
     func reportAsync(_ error: DIError) -> DIError {
         let top = AsyncResolutionPath.top
-        let own = top.flatMap { $0.node.task == AsyncResolutionPath.currentTask() && !$0.node.isClosed ? $0.node : nil }
+        let own = top.flatMap { $0.taskID == AsyncResolutionPath.currentTaskID() ? $0 : nil }
         if let own, let last = own.lastReported, last.isSameFailure(as: error) { return error }
         let reported = report(error, thrown: true, asyncDependent: top?.frame)
         own?.lastReported = reported
         return reported
     }
+
+    /// A failure already reported in this task, leaving a public entry point: the factory
+    /// around the entry point (if any) learns it was reported, so it is not reported again.
+    func propagateReported(_ error: DIError) -> DIError {
+        if let top = AsyncResolutionPath.top, top.taskID == AsyncResolutionPath.currentTaskID() {
+            top.lastReported = error
+        }
+        return error
+    }
+}
+
+/// A failure an async factory rethrew after a nested `resolveAsync` of the same task reported it:
+/// the public entry points it propagates through unwrap it without reporting it again. Never
+/// seen outside WeaveDI.
+struct ReportedAsyncFailure: Error {
+    let error: DIError
 }

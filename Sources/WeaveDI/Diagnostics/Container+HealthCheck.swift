@@ -12,8 +12,8 @@ extension Container {
     ///   `onResolutionError` like any failed resolution).
     /// - Services that are not health-checkable are left out.
     ///
-    /// This checks the real services: it builds singletons not built yet, and a transient
-    /// service is built for the check.
+    /// This checks the real services: it builds singletons not built yet (those with an async
+    /// factory too, awaited), and a transient service is built for the check.
     public func checkHealth(timeout: TimeInterval = 5) async -> [String: HealthStatus] {
         let registrations = chainedRegistrations()
         return await withTaskGroup(of: (String, HealthStatus?).self) { group in
@@ -38,9 +38,14 @@ extension Container {
     private static func check(_ registration: ChainedRegistration) async -> HealthStatus? {
         let service: Any
         do {
-            service = try registration.resolve()
-        } catch {
+            // With `await`: registrations with an async factory are checked like the others.
+            service = try await registration.resolveAsync()
+        } catch let error as DIError {
             return .unhealthy(error: registration.owner.report(error, thrown: true))
+        } catch let reported as ReportedAsyncFailure {
+            return .unhealthy(error: reported.error)
+        } catch {
+            return .unhealthy(error: error)  // cancelled
         }
         guard let checkable = service as? HealthCheckable else { return nil }
         return await checkable.healthCheck()

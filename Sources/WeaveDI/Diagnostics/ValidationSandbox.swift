@@ -62,6 +62,8 @@ final class ValidationSandbox {
                     return nil
                 } catch let error as DIError {
                     return (error, collector.all.contains { $0.error.isSameFailure(as: error) })
+                } catch let reported as ReportedAsyncFailure {
+                    return (reported.error, true)
                 } catch {
                     // Only a cancellation gets here: the validating task was cancelled.
                     return (DIError.factoryFailed(registration.record.type, name: registration.record.name, underlying: error), false)

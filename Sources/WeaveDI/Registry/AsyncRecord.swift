@@ -6,15 +6,16 @@
 /// A singleton's instance lives in ``singletonCell`` and a weak one in ``weakCell``, both guarded
 /// by the slot lock; a custom scope's in cells of scope instances, keyed by ``uniqueID``, like a
 /// ``ScopedRecord``'s.
+@usableFromInline
 final class AsyncRecord: RegistrationRecord, ScopedRegistration, @unchecked Sendable {
     /// The lifetime the registration asked for.
     let lifetime: Scope
     /// Unique for the process's lifetime (keys the record's scope cells).
-    let uniqueID: UInt64 = scopedRecordIDs.wrappingIncrementThenLoad(ordering: .relaxed)
+    @usableFromInline let uniqueID: UInt64 = scopedRecordIDs.wrappingIncrementThenLoad(ordering: .relaxed)
     /// Builds an instance of ``RegistrationRecord/type``.
     let asyncFactory: ErasedAsyncFactory
     /// The singleton's storage (a singleton registration only).
-    let singletonCell: InstanceCell?
+    @usableFromInline let singletonCell: InstanceCell?
     /// The weak instance's storage (a weak registration only).
     let weakCell: WeakCell?
 

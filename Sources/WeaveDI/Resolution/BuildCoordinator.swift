@@ -70,7 +70,7 @@ final class BuildCoordinator: @unchecked Sendable {
         ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
     }
 
-    /// Suspends the calling task (`waiter`, its ``AsyncNode``) until `ticket`, a task's ticket,
+    /// Suspends the calling task (`waiter`, its graph node) until `ticket`, a task's ticket,
     /// is finished. The task's own wait-for node is `waiter`; `ownsForWaiter` says whether a node
     /// found along the chain of owners stands for the waiter too: a task running inside a build
     /// its parent task owns (an `async let` in a factory) is waited for by that parent, so a
@@ -146,6 +146,9 @@ final class BuildCoordinator: @unchecked Sendable {
         for entry in suspended { entry.continuation.resume() }
     }
 
-    /// Whether `waiter` (a task) has a wait-for edge; for tests' invariant checks.
-    func isWaiting(_ waiter: ObjectIdentifier) -> Bool { mutex.withLock { $0[waiter] != nil } }
+    /// How many waiters (threads and tasks) wait for the job named `displayName` now; for tests
+    /// that must let waiters arrive before they act.
+    func waiterCount(forJob displayName: String) -> Int {
+        mutex.withLock { waits in waits.values.filter { $0.job.displayName == displayName }.count }
+    }
 }

@@ -9,7 +9,7 @@ import Musl
 // Concurrency model (Reliability/ConcurrencyModel article, Spec/BuildWait.pml): a ticket is one
 // job in progress that others may wait for — building a shared instance, computing an
 // `InjectedValues` default, or running `AutoRegistering.registerAllServices()`. Its owner is the
-// one thread (synchronous factory) or task (async factory, `AsyncNode`) doing the job.
+// one thread (synchronous factory) or task (async factory; its address) doing the job.
 //
 // States: open (created by its owner) → finished (`BuildCoordinator.finish`). Never reopened.
 // Invariants:
@@ -43,7 +43,7 @@ final class BuildTicket: @unchecked Sendable {
     }
 
     let job: Job
-    /// The thread (a ``ResolutionStack/threadID``) or task (an ``AsyncNode``) doing the job.
+    /// The thread (a ``ResolutionStack/threadID``) or task (its address) doing the job.
     let owner: ObjectIdentifier
     /// Set once, by ``BuildCoordinator/finish(_:_:)``; guarded by the coordinator's mutex.
     var finished = false
@@ -64,10 +64,10 @@ final class BuildTicket: @unchecked Sendable {
         self.gate = gate
     }
 
-    /// Opens a ticket owned by a task (`owner` is its ``AsyncNode``): waiters suspend.
-    init(job: Job, task owner: AsyncNode) {
+    /// Opens a ticket owned by a task (`owner` is its graph node, from its address): waiters suspend.
+    init(job: Job, taskNode owner: ObjectIdentifier) {
         self.job = job
-        self.owner = ObjectIdentifier(owner)
+        self.owner = owner
         gate = nil
     }
 
@@ -77,10 +77,13 @@ final class BuildTicket: @unchecked Sendable {
     var isAsync: Bool { gate == nil }
 
     /// Blocks until the owner releases the gate (returns at once if it already has).
+    ///
+    /// Only a thread's ticket is ever blocked on: a task's ticket is stored only in an async
+    /// registration's storage, which the synchronous path never waits for.
     func blockUntilReleased() {
-        guard let gate else { preconditionFailure("a thread never blocks on a task's ticket") }
-        gate.lock()
-        gate.unlock()
+        assert(gate != nil, "a thread never blocks on a task's ticket")
+        gate?.lock()
+        gate?.unlock()
     }
 
     /// Called by the owner, on its own thread, once the ticket is finished.
