@@ -1,4 +1,3 @@
-import DI
 import Foundation
 import WeaveDI
 
@@ -19,7 +18,7 @@ extension ShopApp {
         // Every registration resolved once in a sandbox, async ones (the database) included: the
         // app's own singletons are untouched.
         let report = await container.validateAsync()
-        let health = await AppDI.checkHealth(of: container, timeout: 2)
+        let health = await container.checkHealth(timeout: 2)
         progress(6, "diagnostics: \(report.isValid ? "wiring valid" : "\(report.issueCount) wiring problem(s)") "
             + "(\(report.validatedCount) registrations, \(report.graph.edges.count) dependencies); "
             + "health: " + health.sorted { $0.key < $1.key }.map { "\(shortName($0.key)) \($0.value)" }.joined(separator: ", ")

@@ -1,5 +1,4 @@
 import Database
-import Foundation
 import WeaveDI
 
 // The composition root knows both the database and WeaveDI, so it is where the database joins
@@ -17,26 +16,5 @@ extension AppDatabase: HealthCheckable {
         } catch {
             return .unhealthy(error: error)
         }
-    }
-}
-
-extension AppDI {
-    /// `container.checkHealth(timeout:)`, with the database checked through `resolveAsync`.
-    ///
-    /// `checkHealth` resolves each registration synchronously, so the database, an async-only
-    /// registration, comes back `unhealthy` with `DIError.asyncResolutionRequired` without being
-    /// checked; its entry is replaced by the result of its own ``AppDatabase/healthCheck()``.
-    public static func checkHealth(of container: Container, timeout: TimeInterval = 2) async -> [String: HealthStatus] {
-        var health = await container.checkHealth(timeout: timeout)
-        let key = String(reflecting: AppDatabase.self)
-        guard case .unhealthy(let error)? = health[key], case .asyncResolutionRequired? = error as? DIError else {
-            return health
-        }
-        do {
-            health[key] = try await container.resolveAsync(AppDatabase.self).healthCheck()
-        } catch {
-            health[key] = .unhealthy(error: error)
-        }
-        return health
     }
 }

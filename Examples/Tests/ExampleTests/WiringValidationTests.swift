@@ -43,15 +43,9 @@ struct WiringValidationTests {
 
     @Test func theDatabaseIsHealthy() async throws {
         _ = try await TestApp.bootstrap()
-        let health = await AppDI.checkHealth(of: WeaveDI.Container.shared)
+        // checkHealth builds the async-only database with await, then runs its health check.
+        let health = await WeaveDI.Container.shared.checkHealth(timeout: 2)
         #expect(health["Database.AppDatabase"]?.isHealthy == true)
         #expect(health.values.allSatisfy { $0.isHealthy }, "\(health)")
-
-        // The library's own checkHealth resolves synchronously, so it cannot check the async-only
-        // database yet (AppDI.checkHealth works around it); this fails once it can.
-        let libraryHealth = await WeaveDI.Container.shared.checkHealth(timeout: 2)
-        withKnownIssue("Container.checkHealth reports async registrations as asyncResolutionRequired") {
-            #expect(libraryHealth["Database.AppDatabase"]?.isHealthy == true)
-        }
     }
 }
