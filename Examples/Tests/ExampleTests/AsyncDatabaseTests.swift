@@ -42,6 +42,22 @@ struct AsyncDatabaseTests {
         #expect(await builds.count == 1)
     }
 
+    @Test func validateAsyncOpensTheDatabaseInItsSandboxAndLeavesTheAppsOwn() async throws {
+        let container = WeaveDI.Container.shared
+        let builds = Builds()
+        AppDI.registerDatabase(AppConfiguration(environment: .testing), into: container) { configuration in
+            await builds.record()
+            return try await AppDI.openDatabase(configuration)
+        }
+        let database = try await container.resolveAsync(AppDatabase.self)
+
+        let report = await container.validateAsync()
+
+        #expect(report.isValid, "\(report)")
+        #expect(await builds.count == 2)   // the sandbox ran the factory once more
+        #expect(try await container.resolveAsync(AppDatabase.self) === database)
+    }
+
     @Test func aSynchronousResolveOfTheDatabaseSaysToAwaitIt() async throws {
         _ = try await TestApp.bootstrap()
 
