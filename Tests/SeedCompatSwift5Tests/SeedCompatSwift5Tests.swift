@@ -178,3 +178,25 @@ struct SeedCompatSwift5Tests {
         }
     }
 }
+
+// MARK: Async factories in the Swift 5 mode (non-Sendable protocol types, as apps of that era write)
+
+protocol RemoteConfigStore: AnyObject {
+    var values: [String: String] { get }
+}
+
+final class FetchedRemoteConfig: RemoteConfigStore {
+    let values: [String: String]
+    init(values: [String: String]) { self.values = values }
+}
+
+@Test func asyncFactoriesCompileAndResolveInTheSwift5Mode() async throws {
+    let container = Container()
+    container.registerAsync(RemoteConfigStore.self, scope: .singleton) {
+        await Task.yield()
+        return FetchedRemoteConfig(values: ["feature": "on"])
+    }
+    let config = try await container.resolveAsync(RemoteConfigStore.self)
+    #expect(config.values["feature"] == "on")
+    #expect(container.resolve(RemoteConfigStore.self) == nil)  // async-only: resolved with await
+}

@@ -61,7 +61,7 @@ extension Container {
     }
 
     /// Verifies like ``verify(_:)`` and throws a ``VerificationError`` listing every type that
-    /// cannot be resolved: seed 000's critical-services check in one line.
+    /// cannot be resolved: the Module Factory guide's critical-services check in one line.
     public func verifyOrThrow(_ types: [Any.Type]) throws(VerificationError) {
         let failures = verify(types)
         if !failures.isEmpty { throw VerificationError(failures: failures) }

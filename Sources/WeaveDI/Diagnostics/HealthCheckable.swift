@@ -1,7 +1,7 @@
 /// A service that can tell whether it works: a database that can reach its server, a cache with
 /// room left. ``Container/checkHealth(timeout:)`` runs every registered one.
 ///
-/// An app that declares its own `HealthCheckable` (as seed 001 does) keeps using its own: a
+/// An app that declares its own `HealthCheckable` (as the Advanced Patterns guide does) keeps using its own: a
 /// declaration in the app's module hides this one there. Only services conforming to this
 /// protocol take part in ``Container/checkHealth(timeout:)``.
 public protocol HealthCheckable {

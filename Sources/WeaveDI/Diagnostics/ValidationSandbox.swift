@@ -20,13 +20,11 @@ final class ValidationSandbox {
         // inside a factory the run needs); the registrations made so far are validated then.
         _ = try? source.ensureAutoRegistered()
         container = Container(sandboxReportingTo: collector)
-        var replaced: [RegistrationRecord] = []
+        // The keys are unique and the sandbox starts empty: nothing is replaced.
         for registration in source.chainedRegistrations() {
             container.registry.withSlotForWriting(id: registration.key.id) { slot, sequence in
                 let copy = registration.record.freshCopy()
-                if let old = slot.lock.withLock({ slot.setRecord(copy, named: registration.key.name, sequence: sequence) }) {
-                    replaced.append(old)
-                }
+                _ = slot.lock.withLock { slot.setRecord(copy, named: registration.key.name, sequence: sequence) }
             }
         }
     }

@@ -1,6 +1,6 @@
 import Atomics
 
-/// A dependency key with a default (seed 002's Factory style) and a property wrapper that builds
+/// A dependency key with a default (the Factory style of Michael Long's multi-module registration article) and a property wrapper that builds
 /// a new instance on every read: one type for both uses.
 ///
 /// **As a key**, declared once as a `static let`:

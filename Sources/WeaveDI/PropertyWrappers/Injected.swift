@@ -65,7 +65,7 @@ public struct Injected<Value> {
     }
 
     /// Resolves `Value`'s registration (under `name`, if given) from `Container.shared` on every
-    /// access — the Resolver-style `@Injected var loader: AccountLoading` of seed 002.
+    /// access — the Resolver-style `@Injected var loader: AccountLoading` of the multi-module registration article.
     ///
     /// A documented trap: like a non-optional ``Factory`` property, a read that cannot resolve a
     /// non-optional `Value` (nothing registered, a cycle, a factory that threw) **stops the

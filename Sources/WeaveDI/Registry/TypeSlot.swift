@@ -216,9 +216,6 @@ struct TypeSlot {
             + storage.pointee.named.map { ($0.record, $0.sequence) }
     }
 
-    /// Whether the slot holds any registration; call with the lock held.
-    var isEmpty: Bool { storage.pointee.unnamed == nil && storage.pointee.named.isEmpty }
-
     /// Removes every registration and returns them (to be released outside the lock); call with
     /// the lock held.
     func removeAll() -> [RegistrationRecord] {

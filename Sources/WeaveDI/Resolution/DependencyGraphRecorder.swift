@@ -11,8 +11,6 @@ final class DependencyGraphRecorder: Sendable {
 
         static func == (lhs: Node, rhs: Node) -> Bool { lhs.key == rhs.key }
         func hash(into hasher: inout Hasher) { hasher.combine(key) }
-
-        var label: String { ResolutionFrame.displayName(type, key.name) }
     }
 
     struct Edge: Hashable, Sendable {
