@@ -45,7 +45,7 @@ struct AsyncIsolationTests {
         let container = Container()
         container.registerAsync(MainActorKeychain.self, scope: .singleton) { @MainActor in MainActorKeychain() }
         let keychain = try await Task.detached { try await container.resolveAsync(MainActorKeychain.self) }.value
-        #expect(await keychain.builtOnMainActor)
+        #expect(keychain.builtOnMainActor)
     }
 
     @Test func globalActorFactoryRunsOnItsActor() async throws {
