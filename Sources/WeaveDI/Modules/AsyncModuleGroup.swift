@@ -67,14 +67,21 @@ public struct AsyncModuleGroup: Sendable {
     public func makeAll() async -> AsyncModuleReport {
         let start = monotonicSeconds()
         let definitions = self.definitions
-        var results = [Result<Module, any Error>?](repeating: nil, count: definitions.count)
-        await withTaskGroup(of: (Int, Result<Module, any Error>).self) { group in
+        // Each child returns a struct, and the results are the group body's return value: a
+        // `(Int, Result<Module, any Error>)` child result, written into a captured array, came back
+        // corrupted from Swift 6.3's optimizer in release builds (indexes out of range, results
+        // lost). `ModulesAsyncTests` runs in release in CI.
+        let results = await withTaskGroup(of: MadeModule.self, returning: [Result<Module, any Error>?].self) { group in
             for (index, definition) in definitions.enumerated() {
                 group.addTask {
-                    do { return (index, .success(try await definition.makeModule())) } catch { return (index, .failure(error)) }
+                    do { return MadeModule(index: index, result: .success(try await definition.makeModule())) } catch {
+                        return MadeModule(index: index, result: .failure(error))
+                    }
                 }
             }
-            for await (index, result) in group { results[index] = result }
+            var results = [Result<Module, any Error>?](repeating: nil, count: definitions.count)
+            for await made in group { results[made.index] = made.result }
+            return results
         }
         var modules: [Module] = []
         var loaded: [String] = []
@@ -106,4 +113,11 @@ public struct AsyncModuleGroup: Sendable {
         for module in report.modules { module.register(into: container) }
         return report
     }
+}
+
+/// What one child task of ``AsyncModuleGroup/makeAll()`` made: the definition's position and its
+/// module or error.
+private struct MadeModule: Sendable {
+    let index: Int
+    let result: Result<Module, any Error>
 }
