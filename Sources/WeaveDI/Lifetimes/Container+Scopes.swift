@@ -21,6 +21,11 @@ extension Container {
     }
 
     /// Runs `operation` in a fresh instance of `scope`, ended when it returns or throws.
+    ///
+    /// The instance ends with ``ScopeInstance/end(reason:)``, so its `AsyncDisposable` instances
+    /// are disposed before this returns: with ``DisposalReason/completed`` when `operation`
+    /// returns, ``DisposalReason/cancelled`` when it throws `CancellationError` or the task is
+    /// cancelled, ``DisposalReason/failed`` when it throws anything else.
     @discardableResult
     public func withScope<R>(
         _ scope: Scope,
@@ -28,8 +33,16 @@ extension Container {
         operation: () async throws -> R
     ) async rethrows -> R {
         let instance = beginScope(scope)
-        defer { instance.end() }
-        return try await withScope(instance, isolation: isolation, operation: operation)
+        let result: R
+        do {
+            result = try await withScope(instance, isolation: isolation, operation: operation)
+        } catch {
+            let reason: DisposalReason = error is CancellationError || Task.isCancelled ? .cancelled : .failed
+            await instance.end(reason: reason)
+            throw error
+        }
+        await instance.end(reason: Task.isCancelled ? .cancelled : .completed)
+        return result
     }
 
     /// Runs `operation` with `instance` as this container's current instance of its scope.

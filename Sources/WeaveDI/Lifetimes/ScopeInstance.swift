@@ -103,9 +103,13 @@ final class ScopeStorage: @unchecked Sendable {
     }
 
     func end(_ scope: Scope) {
+        take(scope)?.end()
+    }
+
+    /// Removes the current instance of `scope`, for the caller to end.
+    func take(_ scope: Scope) -> ScopeInstance? {
         let name = scope.customName ?? scope.description
-        let instance = current.withLock { $0.removeValue(forKey: name) }
-        instance?.end()
+        return current.withLock { $0.removeValue(forKey: name) }
     }
 
     /// Gives up `record`'s cell in each current instance (its registration was replaced or removed).

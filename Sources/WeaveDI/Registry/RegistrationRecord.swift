@@ -140,6 +140,10 @@ final class SingletonRecord: RegistrationRecord, InstanceStorage, @unchecked Sen
     /// The instance, once ``RegistrationRecord/hasInstance``.
     @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
     @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
+    /// When the instance was stored (``InstanceCreationOrder``); guarded by the slot lock.
+    @exclusivity(unchecked) var creationOrder: UInt64 = 0
+    /// Whether ``Container/disposeSingletons(where:)`` disposed the instance; guarded by the slot lock.
+    @exclusivity(unchecked) var isDisposed = false
 
     init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
          factory: ErasedFactory) {
@@ -176,6 +180,14 @@ final class SingletonRecord: RegistrationRecord, InstanceStorage, @unchecked Sen
         assert(!hasInstance, "a singleton's instance is stored once")
         withUnsafeMutablePointer(to: &instance) { $0.store(value) }
         hasInstance = true
+        creationOrder = InstanceCreationOrder.next()
+    }
+
+    /// The instance as an `AsyncDisposable`, if it is built, conforms and was not disposed yet.
+    func disposable() -> (any AsyncDisposable)? {
+        guard hasInstance, !isDisposed else { return nil }
+        func read<T>(_: T.Type) -> (any AsyncDisposable)? { instanceValue(as: T.self) as? any AsyncDisposable }
+        return _openExistential(type, do: read)
     }
 }
 
@@ -233,6 +245,8 @@ final class InstanceCell: InstanceStorage {
     @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
     /// Set when the scope instance ends: a build still running then keeps nothing here.
     @exclusivity(unchecked) @usableFromInline var isAbandoned = false
+    /// When the instance was stored (``InstanceCreationOrder``).
+    @exclusivity(unchecked) var creationOrder: UInt64 = 0
     /// The registration the instance belongs to (``ScopedRecord/uniqueID``).
     let recordID: UInt64
     /// The registered type (to destroy the instance).
@@ -241,6 +255,13 @@ final class InstanceCell: InstanceStorage {
     init(record: ScopedRecord) {
         recordID = record.uniqueID
         type = record.type
+    }
+
+    /// The instance as an `AsyncDisposable`, if it is built and conforms.
+    func disposable() -> (any AsyncDisposable)? {
+        guard hasInstance else { return nil }
+        func read<T>(_: T.Type) -> (any AsyncDisposable)? { cached(as: T.self) as? any AsyncDisposable }
+        return _openExistential(type, do: read)
     }
 
     deinit {
@@ -258,5 +279,6 @@ final class InstanceCell: InstanceStorage {
         assert(!hasInstance, "a scope instance's instance is stored once")
         withUnsafeMutablePointer(to: &instance) { $0.store(value) }
         hasInstance = true
+        creationOrder = InstanceCreationOrder.next()
     }
 }
