@@ -81,6 +81,8 @@ let package = Package(
                 "WeaveDI",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
                          condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle",
+                         condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
             ]
         ),
@@ -89,6 +91,7 @@ let package = Package(
             dependencies: [
                 "WeaveDI",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Atomics", package: "swift-atomics", condition: .when(traits: ["Hummingbird"])),
             ]
         ),
         // Real HTTP on loopback: `swift test --traits Hummingbird --filter WeaveDIServerTests`.
@@ -101,6 +104,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
                          condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
     ],

@@ -1,7 +1,5 @@
 #if Hummingbird
 public import Hummingbird
-public import Logging
-public import NIOCore
 
 /// The request context to use with ``RequestScopeMiddleware`` when you need nothing else in it:
 /// Hummingbird's basic context plus ``WeaveDIRequestContext/dependencies``.

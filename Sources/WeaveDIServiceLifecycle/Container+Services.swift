@@ -1,5 +1,5 @@
 #if ServiceLifecycle
-public import ServiceLifecycle
+import ServiceLifecycle
 public import WeaveDI
 
 extension Container {
@@ -24,7 +24,7 @@ extension Container {
             let service: any Service
             let typeName: String
             let name: String?
-            let displayName: String
+            var displayName: String
             var sortKey: String { typeName + "\u{0}" + (name ?? "") }
         }
 
@@ -43,8 +43,12 @@ extension Container {
         let graph = graph ?? dependencyGraph()
 
         // Graph node of each candidate, and reachability between candidates.
-        let nodeIDs: [String?] = candidates.map { candidate in
-            graph.nodes.first { $0.typeName == candidate.typeName && $0.name == candidate.name }?.id
+        let nodes: [DependencyGraph.Node?] = candidates.map { candidate in
+            graph.nodes.first { $0.typeName == candidate.typeName && $0.name == candidate.name }
+        }
+        let nodeIDs = nodes.map { $0?.id }
+        for (index, node) in nodes.enumerated() {
+            if let node { candidates[index].displayName = node.label }
         }
         var successors: [String: [String]] = [:]
         for edge in graph.edges { successors[edge.from, default: []].append(edge.to) }

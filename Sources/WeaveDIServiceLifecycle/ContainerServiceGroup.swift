@@ -1,6 +1,7 @@
 #if ServiceLifecycle
 public import Logging
 public import ServiceLifecycle
+public import UnixSignals
 public import WeaveDI
 
 /// A `ServiceGroup` of a container's singleton services, in dependency order, that disposes the

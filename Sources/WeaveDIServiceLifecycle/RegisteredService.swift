@@ -1,6 +1,6 @@
 #if ServiceLifecycle
 public import ServiceLifecycle
-public import WeaveDI
+import WeaveDI
 
 /// A singleton of a container that is a `Service`, with the services it depends on.
 ///
@@ -9,7 +9,8 @@ public import WeaveDI
 public struct RegisteredService: Sendable, CustomStringConvertible {
     /// The resolved singleton.
     public let service: any Service
-    /// The registration it was resolved from, as messages spell it (`Database`, `Cache["images"]`).
+    /// The registration it was resolved from: its dependency-graph label (`Database`,
+    /// `Cache["images"]`; module-qualified only when two labels would read the same).
     public let name: String
     /// The names of the services it depends on, directly or through registrations that are not
     /// services, sorted.
