@@ -20,6 +20,8 @@ let package = Package(
         .package(name: "WeaveDI", path: "..", traits: ["Hummingbird"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // NIOCore, for the error a request body over the size limit throws.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // SQLite (the system libsqlite3 on Linux: `apt-get install libsqlite3-dev`).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
@@ -40,6 +42,7 @@ let package = Package(
                            .product(name: "WeaveDI", package: "WeaveDI"),
                            .product(name: "WeaveDIHummingbird", package: "WeaveDI"),
                            .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             path: "Server/ShopHTTP"
         ),

@@ -14,7 +14,7 @@ swift build --package-path Examples --product ShopServer 2>&1 | tail -1
 "$(swift build --package-path Examples --show-bin-path)/ShopServer" --port "$PORT" --database "$WORK/shop.sqlite" > "$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 100); do
-    grep -q "listening on" "$WORK/server.log" && break
+    grep -q "listening on" "$WORK/server.log" 2> /dev/null && break
     sleep 0.1
 done
 URL="http://127.0.0.1:$PORT"

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import OrderFeature
 import PaymentFeature
 import SharedModels
@@ -45,6 +46,7 @@ public struct ShopError: HTTPResponseError {
             if case .notFound = error { return ShopError(.notFound, error.description) }
             return ShopError(.conflict, error.description)
         case is DecodingError: return ShopError(.badRequest, "The request body is not the JSON this route expects.")
+        case is NIOTooManyBytesError: return ShopError(.contentTooLarge, "The request body is larger than 64 KiB.")
         case let error as HTTPError:
             switch error.status {
             case .contentTooLarge: return ShopError(.contentTooLarge, "The request body is larger than 64 KiB.")
@@ -66,10 +68,11 @@ public struct ShopErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            if !(error is ShopError) && !(error is HTTPError) {
+            let answer = ShopError.from(error)
+            if answer.status == .internalServerError {
                 context.logger.error("request failed: \(error)")
             }
-            throw ShopError.from(error)
+            throw answer
         }
     }
 }

@@ -52,7 +52,7 @@ public enum ShopRoutes {
             let body = try await request.decode(as: PayRequest.self, context: context)
             let payments = try context.resolve((any PaymentService).self)
             let outcome = try await payments.pay(orderID: id, cardNumber: body.cardNumber)
-            return EditedResponse(status: outcome.payment.status == .captured ? .created : .paymentRequired,
+            return EditedResponse(status: outcome.payment.status == .captured ? .created : .init(code: 402, reasonPhrase: "Payment Required"),
                                   response: PaymentBody(outcome.payment))
         }
         router.get("/orders/:id") { _, context -> OrderBody in

@@ -18,15 +18,14 @@ do {
 }
 
 @Sendable func log(_ line: String) {
-    print(line)
-    fflush(stdout)
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 var logger = Logger(label: "ShopServer")
 logger.logLevel = .warning
 let address = BindAddress.hostname("127.0.0.1", port: arguments.port)
-let announce: @Sendable (any Channel) async -> Void = { channel in
-    log("ShopServer (\(arguments.wiring.rawValue) wiring) listening on http://127.0.0.1:\(channel.localAddress?.port ?? arguments.port)")
+@Sendable func announce(port: Int?) {
+    log("ShopServer (\(arguments.wiring.rawValue) wiring) listening on http://127.0.0.1:\(port ?? arguments.port)")
 }
 
 do {
@@ -37,7 +36,7 @@ do {
         ShopWiring.register(in: Container.shared, log: log)
         let app = Application(router: ShopRoutes.router(container: .shared, bindsSharedContainer: false),
                               configuration: .init(address: address, serverName: "ShopServer"),
-                              onServerRunning: announce, logger: logger)
+                              onServerRunning: { announce(port: $0.localAddress?.port) }, logger: logger)
         // Services in the order of the dependency graph; SIGTERM / SIGINT shut them down in reverse.
         let group = try ContainerServiceGroup(container: .shared, additionalServices: [app],
                                               gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
@@ -49,10 +48,14 @@ do {
         let stats = ShopStatsService(databaseService: databaseService, log: log)
         let app = Application(router: ManualShopRoutes.router(database: database),
                               configuration: .init(address: address, serverName: "ShopServer"),
-                              onServerRunning: announce, logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [databaseService, stats, app].map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) },
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                              onServerRunning: { announce(port: $0.localAddress?.port) }, logger: logger)
+        // The same services, ordered by hand: the database first, the server last.
+        let services: [any Service] = [databaseService, stats, app]
+        let configurations = services.map {
+            ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+        }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: configurations, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
     log("ShopServer stopped")
