@@ -59,6 +59,22 @@
  *                                           InjectedDefaults.slowBox (a default computed once
  *                                           per key): the same BuildTicket + wait(for:) +
  *                                           finish construct, so simply more cells of the graph
+ * -DASYNC                                  the same protocol run by tasks (async factories,
+ *                                           Container.resolveSharedAsync and
+ *                                           BuildCoordinator.waitAsync): a waiter suspends on a
+ *                                           continuation instead of blocking on a gate;
+ *                                           `finish` resumes every waiter it removes, under M
+ *                                           (resumedBy = FINISH); proctype Cancel is a task's
+ *                                           cancellation handler: under M, a waiter still
+ *                                           registered loses its edge and is resumed with
+ *                                           CancellationError (resumedBy = CANCEL); a waiter
+ *                                           cancelled before it registers sees `cancelled`
+ *                                           under M and does not wait (Task.isCancelled is
+ *                                           checked inside the continuation's critical section)
+ * -DASYNC -DCANCEL_KEEPS_EDGE               a faulty cancellation handler that resumes the
+ *                                           waiter but leaves its edge and its place among the
+ *                                           ticket's waiters: `finish` resumes it a second time.
+ *                                           Must violate P4 on configs/async_cancel_waiter.pml.
  * -DSTALE_EDGES                             the old, faulty protocol: finish() removes no edges;
  *                                           each waiter removes its own edge after it wakes
  *                                           (BuildCoordinator.waitForBuilder before the fix).
@@ -82,6 +98,10 @@
  *       that cell failed (a retry); every thread that returns a value for cell c returns the
  *       same build (got[c]) -- also for an abandoned cell, whose builder alone gets its
  *       (unstored) instance.
+ *   P4  (ASYNC) Every suspended wait is resumed exactly once -- by `finish` or by its
+ *       cancellation, never both (`resumes[t] == 1` at each resume) -- and no waiter stays
+ *       suspended (P2). A cancelled waiter fails; the build goes on for the others (P1 (c)
+ *       then allows failures only in a configuration that cancels).
  *   Also: the edge is gone when a waiter wakes (the owner removed it), the chain walk never
  *   loops, the bounded tables never overflow, and M is released only by its holder.
  */
@@ -129,6 +149,15 @@ bool failedYet[MAXI];
 byte cycles;                      /* cycle reports (same- or cross-thread)                     */
 byte failures;                    /* top-level resolutions that failed                         */
 byte done;                        /* threads finished                                          */
+
+#ifdef ASYNC
+#define FINISH 1
+#define CANCEL 2
+bool cancelled[MAXNT];            /* Task.isCancelled of each task                              */
+byte resumedBy[MAXNT];            /* who resumed the current wait's continuation, 0 = nobody   */
+byte resumes[MAXNT];              /* resumptions of the current wait (P4: exactly one)          */
+#endif
+bool cancelCfg;                   /* some task may be cancelled                                */
 
 inline lockM(t)   { atomic { M == 0 -> M = t } }
 inline unlockM(t) { assert(M == t); M = 0 }
@@ -194,6 +223,10 @@ WAIT:   /* BuildCoordinator.wait(for: k) */
     atomic {
         if
         :: finished[k] -> unlockM(t); k = 0; goto LOOP   /* finished meanwhile: look again   */
+#ifdef ASYNC
+        :: !finished[k] && cancelled[t] ->         /* cancelled before waiting: throw now    */
+            unlockM(t); k = 0; ok = false; goto RET
+#endif
         :: else -> skip
         fi;
         /* follow the chain of owners */
@@ -221,10 +254,23 @@ WAIT:   /* BuildCoordinator.wait(for: k) */
             goto RET
         :: else ->                                 /* insert the edge t -> k                 */
             waits[t] = k; waiters[k] = waiters[k] | (1 << t);
+#ifdef ASYNC
+            resumedBy[t] = 0; resumes[t] = 0;      /* the continuation, registered under M   */
+#endif
             unlockM(t); u = 0; i = 0; liveChain = false
         fi
     };
+#ifdef ASYNC
+    resumedBy[t] != 0;                             /* suspended until resumed                */
+    if
+    :: resumedBy[t] == CANCEL ->                   /* CancellationError: the resolution fails */
+        d_step { assert(waits[t] != k); k = 0; ok = false };
+        goto RET
+    :: else -> skip
+    fi;
+#else
     gate[k] == 0;                                  /* blockUntilReleased: acquire + release  */
+#endif
     lockM(t);
     atomic {
 #ifdef STALE_EDGES
@@ -291,6 +337,9 @@ COMPLETE:   /* the factory returned (ok) or threw (!ok); BuildCoordinator.finish
         :: i < MAXNT ->
             if
             :: waiters[k] & (1 << i) -> assert(waits[i] == k); waits[i] = 0
+#ifdef ASYNC
+                ; resumedBy[i] = FINISH; resumes[i]++; assert(resumes[i] == 1)   /* P4 */
+#endif
             :: else -> skip
             fi;
             i++
@@ -340,6 +389,31 @@ proctype ScopeEnd(byte in)
 {
     atomic { abandoned[cur[in]] = true; cur[in] = in + MAXI }
 }
+
+#ifdef ASYNC
+/* A task's cancellation: Task.isCancelled becomes true, then the cancellation handler of
+ * BuildCoordinator.waitAsync runs under M: a registered waiter loses its edge and its place
+ * among the ticket's waiters and is resumed with CancellationError. (Holder id 7: not a task.) */
+proctype Cancel(byte w)
+{
+    byte k2;
+    cancelled[w] = true;
+    lockM(7);
+    atomic {
+        if
+        :: waits[w] != 0 ->
+            k2 = waits[w];
+#ifndef CANCEL_KEEPS_EDGE
+            waiters[k2] = waiters[k2] & ~(1 << w); waits[w] = 0;
+#endif
+            resumedBy[w] = CANCEL; resumes[w]++; assert(resumes[w] == 1)   /* P4 */
+        :: else -> skip
+        fi;
+        k2 = 0;
+        unlockM(7)
+    }
+}
+#endif
 
 /* I1, checked in every reachable state (not for the faulty protocol, which breaks it by
  * design: there the report-time assertions must catch the false cycle). */
@@ -405,7 +479,7 @@ init
     };
     done == NT;                                    /* P2: every resolution terminates         */
     /* P1: without a dependency cycle or a failing factory, every resolution succeeded */
-    assert(cycleCfg || failCfg || failures == 0);
+    assert(cycleCfg || failCfg || cancelCfg || failures == 0);
     /* P2: a real cycle is reported by at least one thread, never waited on */
     assert(!cycleCfg || cycles > 0)
 }

@@ -36,6 +36,15 @@ runs=(
     "defaults_autoreg|defaults_autoreg.pml||pass"
     "handoff_STALE_EDGES|handoff.pml|-DSTALE_EDGES|fail-P1"
     "cycle2_NO_CYCLE_CHECK|cycle2.pml|-DNO_CYCLE_CHECK|fail-P2"
+    # The same protocol run by tasks (async factories): suspended waiters, cancellation.
+    "async_handoff|handoff.pml|-DASYNC|pass"
+    "async_chain3|chain3.pml|-DASYNC|pass"
+    "async_cycle3|cycle3.pml|-DASYNC|pass"
+    "async_scope_end|scope_end.pml|-DASYNC|pass"
+    "async_fail_retry|fail_retry.pml|-DASYNC|pass"
+    "async_cancel_waiter|async_cancel_waiter.pml|-DASYNC|pass"
+    "async_cancel_builder|async_cancel_builder.pml|-DASYNC|pass"
+    "async_cancel_waiter_CANCEL_KEEPS_EDGE|async_cancel_waiter.pml|-DASYNC -DCANCEL_KEEPS_EDGE|fail-P4"
 )
 
 passed=0
@@ -80,6 +89,14 @@ for entry in "${runs[@]}"; do
                 result="ok (caught, as expected: $(grep -m1 'assertion violated' "$log" | sed 's/^pan:[0-9]*: //'))"
             else
                 result="FAILED: expected a P1 violation (false cycle), errors: $errors"
+            fi
+        elif [[ "$expect" == "fail-P4" ]]; then
+            # a cancellation handler that leaves the edge: a continuation resumed twice (or
+            # the ticket's waiter list out of step with the graph)
+            if [[ "$errors" != "0" ]] && grep -qE 'assertion violated \(?(resumes|waits)' "$log"; then
+                result="ok (caught, as expected: $(grep -m1 'assertion violated' "$log" | sed 's/^pan:[0-9]*: //'))"
+            else
+                result="FAILED: expected a P4 violation (double resume), errors: $errors"
             fi
         else
             if [[ "$errors" != "0" ]] && grep -q 'invalid end state' "$log"; then

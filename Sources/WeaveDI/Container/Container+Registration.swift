@@ -92,7 +92,7 @@ extension Container {
     /// Everything here is non-generic; `make` erases the factory. The record goes straight into
     /// its slot: the handle identifies it by its sequence number, so registering retains nothing
     /// but what the slot keeps.
-    private func insert(
+    func insert(
         key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, _ make: () -> RegistrationRecord
     ) -> RegistrationHandle {
         let rejects = duplicatePolicy == .reject
@@ -148,8 +148,9 @@ extension Container {
     /// scope instances now (a scope instance bound with `withScope` drops its one at its next
     /// resolution of the key, or when it ends).
     private func discardScopeCells(of record: RegistrationRecord, key: RegistryKey) {
-        guard record.scopeTag == .custom, let slot = registry.slot(for: key.id) else { return }
-        scopes.discardCells(of: unsafeDowncast(record, to: ScopedRecord.self), slot: UInt(bitPattern: slot.lock.word))
+        guard let scoped = record as? any ScopedRegistration, record.scope.customName != nil,
+              let slot = registry.slot(for: key.id) else { return }
+        scopes.discardCells(of: scoped, slot: UInt(bitPattern: slot.lock.word))
     }
 
     /// Every current registration (here, not in parents), in registration order.

@@ -189,7 +189,10 @@ extension Container {
         if tag == .singleton, found._withUnsafeGuaranteedRef({ $0.hasInstance }) {
             let value = found._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SingletonRecord.self).instanceValue(as: T.self) }
             lock.unlock()
-            if recordsGraph && ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
+            if recordsGraph {
+                if ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
+                else { noteAsyncEdge(to: key, type: T.self) }
+            }
             return value
         }
         if tag == .transient {
@@ -217,6 +220,9 @@ extension Container {
             return try resolveShared(record, key: key) { (weak, lock) }
         case .custom:
             return try resolveScoped(record, key: key, slotLock: lock, requester: requester ?? self)
+        case .asyncFactory:
+            // Never blocks for (or starts) an async build: only `resolveAsync` builds it.
+            throw DIError.asyncResolutionRequired(T.self, name: key.name)
         }
     }
 
@@ -226,7 +232,7 @@ extension Container {
         if timingFlag.load(ordering: .relaxed) { return try runTimedFactory(factory, key: key, type: type) }
         let stack = ThreadStack.current
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
-        if stack.depth != 0 { try enterNested(key: key, type: type, stack: stack) }
+        if stack.depth != 0 { try enterNested(key: key, type: type, stack: stack) } else { noteAsyncEdge(to: key, type: type) }
         stack.push(key, type: type, container: identity)
         defer { stack.pop() }
         do { return try factory() } catch {
@@ -252,7 +258,7 @@ extension Container {
         _ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type, elapsed: inout Double?
     ) throws(DIError) -> T {
         let threadStack = ThreadStack.current
-        if threadStack.depth != 0 { try enterNested(key: key, type: type, stack: threadStack) }
+        if threadStack.depth != 0 { try enterNested(key: key, type: type, stack: threadStack) } else { noteAsyncEdge(to: key, type: type) }
         threadStack.push(key, type: type, container: identity)
         defer { threadStack.pop() }
         let stack = threadStack.object
@@ -414,7 +420,7 @@ extension Container {
     /// bound instance that ended fails the resolution; the container's own current instance is
     /// replaced by a new one (`endScope` promises the next resolution a new instance).
     @usableFromInline
-    func scopeInstance(for record: ScopedRecord, requester: Container, previous: ScopeInstance?) throws(DIError) -> ScopeInstance {
+    func scopeInstance(for record: some ScopedRegistration, requester: Container, previous: ScopeInstance?) throws(DIError) -> ScopeInstance {
         let scope = record.scope
         let name = scope.customName ?? scope.description
         let bound = ScopeBinding.bound
@@ -467,21 +473,28 @@ extension Container {
     /// (`thrown`: the caller gets the error), so a quiet miss builds no strings.
     @usableFromInline @discardableResult
     func report(_ error: DIError, thrown: Bool = false) -> DIError {
+        report(error, thrown: thrown, asyncDependent: nil)
+    }
+
+    /// ``report(_:thrown:)`` for a failure met in an async factory, `asyncDependent` (which the
+    /// thread's stack does not show).
+    @discardableResult
+    func report(_ error: DIError, thrown: Bool, asyncDependent: ResolutionFrame?) -> DIError {
         // A validation sandbox hears what its thread's diverted resolutions report, not the app.
-        if let sandbox = divertedTarget() { return sandbox.report(error, thrown: thrown) }
+        if let sandbox = divertedTarget() { return sandbox.report(error, thrown: thrown, asyncDependent: asyncDependent) }
         let stack = ResolutionStack.current
         if stack.takePropagated(error) { return error }
         var error = error
         if case let .dependencyNotFound(type, name, similar) = error {
             let key = RegistryKey(anyType: type, name: name)
             statisticsStore.recordMiss(key, type: type)
-            if recordsGraph, let dependent = stack.top { graph.record(from: dependent, to: key, type: type) }
+            if recordsGraph, let dependent = stack.top ?? asyncDependent { graph.record(from: dependent, to: key, type: type) }
             if similar.isEmpty, thrown || failureSink != nil || DiagnosticsCenter.shared.hasListeners(for: error) {
                 error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type, name: name))
             }
         }
         if let failureSink {
-            failureSink.collect(error, dependent: stack.top)
+            failureSink.collect(error, dependent: stack.top ?? asyncDependent)
         } else {
             DiagnosticsCenter.shared.reportFailure(error)
         }
@@ -492,7 +505,7 @@ extension Container {
     /// Records "the factory running on this thread resolved `key`" in the dependency graph.
     @usableFromInline
     func noteEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
-        guard stack.depth != 0 else { return }
+        guard stack.depth != 0 else { return noteAsyncEdge(to: key, type: type) }
         if stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) { recordEdge(to: key, type: type, stack: stack) }
     }
 

@@ -59,6 +59,8 @@ public final class Container: @unchecked Sendable {
     /// and this saves the hop through `flags`.
     @usableFromInline let optimizedFlag: UnsafeAtomic<Bool> = runtimeFlags.optimized
     @usableFromInline let timingFlag: UnsafeAtomic<Bool> = runtimeFlags.timing
+    /// `flags.asyncFactoriesRunning`, kept here for the same reason.
+    @usableFromInline let asyncFactoriesRunning: UnsafeAtomic<Int> = runtimeFlags.asyncFactoriesRunning
 
     /// What to do when a type is registered again under the same name.
     public var duplicatePolicy: DuplicatePolicy {
@@ -205,7 +207,7 @@ public final class Container: @unchecked Sendable {
     /// runs.
     func divertedTarget() -> Container? {
         guard autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0 else { return nil }
-        return ResolutionStack.current.validation?.target(for: self)
+        return ResolutionStack.current.validation?.target(for: self) ?? ValidationDiversion.task?.target(for: self)
     }
 
     /// The slow path of a resolution whose container's word is not `done`: the container to
@@ -240,6 +242,17 @@ public final class Container: @unchecked Sendable {
             stack.validation = diversion.outer
         }
         return body()
+    }
+
+    /// `validateAsync()`'s part: while `body` runs, resolutions the current task (and the tasks
+    /// it creates) asks of this container or one of its parents are made in `sandbox`, on
+    /// whatever thread they run.
+    func divertResolutionsAsync<R>(to sandbox: Container, _ body: () async -> R) async -> R {
+        let diversion = ValidationDiversion(sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: ValidationDiversion.task)
+        let home = root ?? self
+        home.setDiverted(+1)
+        defer { home.setDiverted(-1) }
+        return await ValidationDiversion.$task.withValue(diversion) { await body() }
     }
 
     /// Counts the validations diverting this root's resolutions; the bit is set while any does.
@@ -337,7 +350,11 @@ struct AutoRegistrationControl {
 
 /// Which containers a validating thread's resolutions are diverted from, and to which sandbox
 /// (nested validations keep the outer one).
-final class ValidationDiversion {
+final class ValidationDiversion: @unchecked Sendable {
+    /// The diversion `validateAsync()` set up for the current task (a thread's is in its
+    /// resolution stack). Immutable once made, hence shareable with child tasks.
+    @TaskLocal static var task: ValidationDiversion?
+
     let sources: Set<ObjectIdentifier>
     let sandbox: Container
     let outer: ValidationDiversion?

@@ -38,4 +38,14 @@ extension ChainedRegistration {
         slot.lock.withLock { _ = slot.findCountingResolution(named: record.name) }
         return try record.resolveErased(in: owner, key: key, slot: slot)
     }
+
+    /// Resolves this registration in its owner with `await` (an async factory's too).
+    func resolveAsync() async throws -> Any {
+        try owner.ensureAutoRegistered()
+        func open<T>(_: T.Type) async throws -> Any {
+            let value: T = try await owner.resolveAsyncCore(key: key, requester: nil)
+            return value
+        }
+        return try await open(record.type)
+    }
 }

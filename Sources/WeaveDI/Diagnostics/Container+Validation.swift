@@ -20,6 +20,17 @@ extension Container {
         ValidationSandbox(copying: self).validateAll()
     }
 
+    /// Validates like ``validate()``, and builds the registrations with async factories too
+    /// (awaiting them in the sandbox): missing dependencies, cycles (within a task and across
+    /// tasks), captive dependencies and failing factories of the async part of the graph are
+    /// reported like the rest.
+    ///
+    /// The resolutions the validating task (and the tasks it creates) asks of this container or
+    /// its parents are made in the sandbox, from any thread.
+    public func validateAsync() async -> ValidationReport {
+        await ValidationSandbox(copying: self).validateAllAsync()
+    }
+
     /// Validates like ``validate()`` and throws a ``ValidationError`` carrying the whole report
     /// when it found anything. For tests and start-up:
     ///

@@ -19,6 +19,10 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// is the head of the chain (outermost first), `limit` the depth in force. Stopped before the
     /// thread's stack runs out.
     case resolutionTooDeep(path: [String], limit: Int)
+    /// The type is registered with an async factory (``Container/registerAsync(_:scope:file:line:factory:)``)
+    /// and was resolved synchronously. Nothing was built and nothing waited: resolve it with
+    /// `try await container.resolveAsync(_:)`.
+    case asyncResolutionRequired(Any.Type, name: String? = nil)
 
     /// What went wrong, naming the types involved, and what to do about it.
     public var description: String {
@@ -70,6 +74,10 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             return "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
         case let .resolutionTooDeep(path, limit):
             return "Resolution nested more than \(limit) factories deep: \(path.joined(separator: " -> ")) -> …. A chain this deep is usually a factory that keeps resolving new names or types; if the graph really is this deep, raise Container.maximumResolutionDepth (each level takes stack: about 6 KB in a debug build)."
+        case let .asyncResolutionRequired(type, name):
+            let typeName = String(describing: type)
+            let call = name.map { "resolveAsync(\"\($0)\", \(typeName).self)" } ?? "resolveAsync(\(typeName).self)"
+            return "\(ResolutionFrame.displayName(type, name)) is registered with an async factory and cannot be resolved synchronously. Resolve it with `try await container.\(call)` from async code (an async factory, a task, an async initializer)."
         }
     }
 
@@ -80,7 +88,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     public var typeName: String {
         switch self {
         case let .dependencyNotFound(type, name, _), let .factoryFailed(type, name, _),
-            let .duplicateRegistration(type, name, _, _):
+            let .duplicateRegistration(type, name, _, _), let .asyncResolutionRequired(type, name):
             return ResolutionFrame.displayName(type, name)
         case let .circularDependency(path), let .resolutionTooDeep(path, _): return path.first ?? "?"
         case let .scopeEnded(_, type): return TypeNames.qualified(type)
@@ -112,6 +120,8 @@ extension DIError {
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName && aFirst == bFirst && aSecond == bSecond
         case let (.resolutionTooDeep(a, aLimit), .resolutionTooDeep(b, bLimit)):
             return a == b && aLimit == bLimit
+        case let (.asyncResolutionRequired(a, aName), .asyncResolutionRequired(b, bName)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
         default:
             return false
         }

@@ -17,6 +17,10 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     public let otherFailures: [DIError]
     /// The whole dependency graph, as resolving every registration revealed it.
     public let graph: DependencyGraph
+    /// Registrations with an async factory that this validation did not build: ``Container/validate()``
+    /// cannot await, so it leaves them to ``Container/validateAsync()``, which builds them too.
+    /// Empty in a report of `validateAsync()`. Not counted as problems.
+    public internal(set) var unbuiltAsyncRegistrations: [String] = []
 
     /// The missing dependencies that modules declared in `dependencies:`.
     public var missingDeclaredDependencies: [MissingDependency] { missingDependencies.filter(\.isDeclared) }
@@ -44,6 +48,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         section("Captive dependencies", captiveDependencies.map(\.description))
         section("Factories that threw", failingFactories.map(\.description))
         section("Other failures", otherFailures.map(\.description))
+        section("Not built (async factories; use validateAsync())", unbuiltAsyncRegistrations)
         return lines.joined(separator: "\n")
     }
 }

@@ -1,10 +1,27 @@
 extension ValidationSandbox {
     /// Resolves every registration once and reports everything that went wrong.
+    ///
+    /// Registrations with an async factory are not built (this cannot await); the report lists
+    /// them in ``ValidationReport/unbuiltAsyncRegistrations``.
     func validateAll() -> ValidationReport {
-        let roots = registrations
+        let roots = registrations.filter { !$0.record.isAsync }
         for root in roots {
             if let failure = resolve(root), !failure.collected {
                 // The root's own factory failed (nothing nested reported it).
+                collector.collect(failure.error, dependent: nil)
+            }
+        }
+        var report = report(validatedCount: roots.count)
+        report.unbuiltAsyncRegistrations = registrations.filter(\.record.isAsync).map(\.record.displayName).sorted()
+        return report
+    }
+
+    /// Resolves every registration once, async factories included (awaited), and reports
+    /// everything that went wrong.
+    func validateAllAsync() async -> ValidationReport {
+        let roots = registrations
+        for root in roots {
+            if let failure = await resolveAsync(root), !failure.collected {
                 collector.collect(failure.error, dependent: nil)
             }
         }

@@ -52,6 +52,26 @@ final class ValidationSandbox {
         }
     }
 
+    /// Resolves `registration` in the sandbox with `await` (an async factory's too), the
+    /// resolutions the current task asks of the validated container diverted here.
+    func resolveAsync(_ registration: ChainedRegistration) async -> (error: DIError, collected: Bool)? {
+        await Container.withShared(container) {
+            await source.divertResolutionsAsync(to: container) { () async -> (error: DIError, collected: Bool)? in
+                do {
+                    _ = try await registration.resolveAsync()
+                    return nil
+                } catch let error as DIError {
+                    return (error, collector.all.contains { $0.error.isSameFailure(as: error) })
+                } catch let reported as ReportedAsyncFailure {
+                    return (reported.error, true)
+                } catch {
+                    // Only a cancellation gets here: the validating task was cancelled.
+                    return (DIError.factoryFailed(registration.record.type, name: registration.record.name, underlying: error), false)
+                }
+            }
+        }
+    }
+
     /// Resolves `type` (unnamed) as `Container.shared.resolve(type)` would, in the sandbox.
     func resolve(_ type: Any.Type) -> DIError? {
         isolated { () -> DIError? in

@@ -35,6 +35,43 @@ public enum UnifiedDI {
         Container.shared.register(name, type, scope: scope, file: file, line: line, factory: factory)
     }
 
+    /// Registers an async `factory` for `type` in the shared container; resolve it with
+    /// ``resolveAsync(_:)`` (see ``Container/registerAsync(_:scope:file:line:factory:)``).
+    @discardableResult
+    public static func registerAsync<T>(
+        _ type: T.Type,
+        scope: Scope = .transient,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () async throws -> T
+    ) -> RegistrationHandle {
+        Container.shared.registerAsync(type, scope: scope, file: file, line: line, factory: factory)
+    }
+
+    /// Registers an async `factory` for `type` under `name` in the shared container.
+    @discardableResult
+    public static func registerAsync<T>(
+        _ name: String,
+        _ type: T.Type,
+        scope: Scope = .transient,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () async throws -> T
+    ) -> RegistrationHandle {
+        Container.shared.registerAsync(name, type, scope: scope, file: file, line: line, factory: factory)
+    }
+
+    /// Resolves `type` from the shared container with `await` (async and synchronous
+    /// registrations alike; see ``Container/resolveAsync(_:)``).
+    public static func resolveAsync<T>(_ type: T.Type) async throws -> T {
+        try await Container.shared.resolveAsync(type)
+    }
+
+    /// Resolves the registration of `type` made under `name`, with `await`.
+    public static func resolveAsync<T>(_ name: String, _ type: T.Type) async throws -> T {
+        try await Container.shared.resolveAsync(name, type)
+    }
+
     /// Registers every registration the builder lists.
     ///
     /// ```swift

@@ -85,11 +85,17 @@ extension Container {
         var chosen: [(order: UInt64, instance: any AsyncDisposable)] = []
         registry.forEachSlot { slot in
             slot.lock.withLock {
-                for record in slot.allRecords where record.scopeTag == .singleton {
-                    let singleton = unsafeDowncast(record, to: SingletonRecord.self)
-                    guard let disposable = singleton.disposable(), include(disposable) else { continue }
-                    singleton.isDisposed = true
-                    chosen.append((singleton.creationOrder, disposable))
+                for record in slot.allRecords {
+                    if record.scopeTag == .singleton {
+                        let singleton = unsafeDowncast(record, to: SingletonRecord.self)
+                        guard let disposable = singleton.disposable(), include(disposable) else { continue }
+                        singleton.isDisposed = true
+                        chosen.append((singleton.creationOrder, disposable))
+                    } else if let async = record as? AsyncRecord, let cell = async.singletonCell,
+                              let disposable = async.disposableSingleton(), include(disposable) {
+                        cell.isDisposed = true
+                        chosen.append((cell.creationOrder, disposable))
+                    }
                 }
             }
         }

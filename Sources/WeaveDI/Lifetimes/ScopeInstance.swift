@@ -64,21 +64,21 @@ public final class ScopeInstance: @unchecked Sendable {
     /// for that registration). A resolution of a registration that was replaced after it looked
     /// it up, arriving after the newer one made its cell, gets a cell of its own that the scope
     /// instance does not keep.
-    func cell(for record: ScopedRecord, slot: UInt, replaced: inout InstanceCell?) -> InstanceCell {
+    func cell<Record: ScopedRegistration>(for record: Record, slot: UInt, replaced: inout InstanceCell?) -> InstanceCell {
         lock.assertHeld()
         let key = CellKey(slot: slot, name: record.name)
         if let existing = cells[key] {
             if existing.recordID == record.uniqueID { return existing }
-            if existing.recordID > record.uniqueID { return InstanceCell(record: record) }
+            if existing.recordID > record.uniqueID { return InstanceCell(recordID: record.uniqueID, type: record.type) }
             replaced = existing
         }
-        let cell = InstanceCell(record: record)
+        let cell = InstanceCell(recordID: record.uniqueID, type: record.type)
         cells[key] = cell
         return cell
     }
 
     /// Drops the cell of `record` (replaced or unregistered), releasing its instance.
-    func discardCell(of record: ScopedRecord, slot: UInt) {
+    func discardCell(of record: some ScopedRegistration, slot: UInt) {
         let key = CellKey(slot: slot, name: record.name)
         let discarded: InstanceCell? = lock.withLock {
             guard let cell = cells[key], cell.recordID == record.uniqueID else { return nil }
@@ -113,7 +113,7 @@ final class ScopeStorage: @unchecked Sendable {
     }
 
     /// Gives up `record`'s cell in each current instance (its registration was replaced or removed).
-    func discardCells(of record: ScopedRecord, slot: UInt) {
+    func discardCells(of record: some ScopedRegistration, slot: UInt) {
         let all = current.withLock { Array($0.values) }
         for instance in all { instance.discardCell(of: record, slot: slot) }
     }

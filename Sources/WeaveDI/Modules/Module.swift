@@ -42,6 +42,32 @@ public struct Module: Sendable, CustomStringConvertible {
         }
     }
 
+    /// A module registering an async `factory` for `type` (resolved with
+    /// ``Container/resolveAsync(_:)``; see ``Container/registerAsync(_:scope:file:line:factory:)``).
+    ///
+    /// ```swift
+    /// let database = Module(Database.self, scope: .singleton, asyncFactory: { try await Database.open() })
+    /// ```
+    public init<T>(
+        _ type: T.Type,
+        name: String? = nil,
+        scope: Scope = .transient,
+        dependencies: [Any.Type] = [],
+        file: String = #fileID,
+        line: Int = #line,
+        asyncFactory factory: @escaping @Sendable () async throws -> T
+    ) {
+        self.type = type
+        self.name = name
+        self.scope = scope
+        self.dependencies = dependencies
+        self.site = RegistrationSite(fileID: file, line: line)
+        self.registrar = { container, module in
+            _ = container.storeAsync(key: RegistryKey(T.self, name: module.name), scope: module.scope,
+                                     dependencies: module.dependencies, site: module.site, factory: factory)
+        }
+    }
+
     /// A module whose factory is handed the container the module was registered into, so what it
     /// looks up comes from that container (not whichever container is `shared` when it runs).
     /// The container is held weakly: a registration never keeps its own container alive.

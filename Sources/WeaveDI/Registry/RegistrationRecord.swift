@@ -48,7 +48,7 @@ class RegistrationRecord: @unchecked Sendable {
         switch scopeTag {
         case .singleton: return .singleton
         case .weak: return .weak
-        case .transient, .custom: return .transient  // `ScopedRecord` overrides this
+        case .transient, .custom, .asyncFactory: return .transient  // `ScopedRecord`, `AsyncRecord` override this
         }
     }
 
@@ -63,6 +63,9 @@ class RegistrationRecord: @unchecked Sendable {
         }
         return try _openExistential(type, do: resolve).get()
     }
+
+    /// Whether only `resolveAsync` can build this registration (an async factory's).
+    final var isAsync: Bool { scopeTag == .asyncFactory }
 
     /// A copy of this registration with no cached instance, for sandboxed validation.
     func freshCopy() -> RegistrationRecord {
@@ -132,6 +135,9 @@ extension InstanceStorage {
 @usableFromInline
 enum ScopeTag: UInt8, Sendable {
     case transient, singleton, weak, custom
+    /// An async factory's registration (``AsyncRecord``), whatever its lifetime: only
+    /// `resolveAsync` builds it.
+    case asyncFactory
 }
 
 /// A singleton registration: the instance is kept in the record, guarded by the slot lock.
@@ -214,9 +220,17 @@ final class WeakRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable
     func store<T>(_ value: T) { object = value as AnyObject }
 }
 
+/// A registration whose instances live in scope instances (a custom scope's), one cell per
+/// scope instance, keyed by the registration's ``uniqueID``.
+@usableFromInline
+protocol ScopedRegistration: RegistrationRecord {
+    /// Unique for the process's lifetime (see ``ScopedRecord/uniqueID``).
+    var uniqueID: UInt64 { get }
+}
+
 /// A registration in a custom scope: instances live in scope instances, not in the record.
 @usableFromInline
-final class ScopedRecord: RegistrationRecord, @unchecked Sendable {
+final class ScopedRecord: RegistrationRecord, ScopedRegistration, @unchecked Sendable {
     private let customScope: Scope
     /// Unique for the process's lifetime. Scope instances key their cells by it: a record's
     /// address can be reused once a replaced record is freed, its id never is. (Only scoped
@@ -247,14 +261,17 @@ final class InstanceCell: InstanceStorage {
     @exclusivity(unchecked) @usableFromInline var isAbandoned = false
     /// When the instance was stored (``InstanceCreationOrder``).
     @exclusivity(unchecked) var creationOrder: UInt64 = 0
+    /// Whether ``Container/disposeSingletons(where:)`` disposed the instance (an async
+    /// singleton's cell); guarded by the slot lock.
+    @exclusivity(unchecked) var isDisposed = false
     /// The registration the instance belongs to (``ScopedRecord/uniqueID``).
     let recordID: UInt64
     /// The registered type (to destroy the instance).
     private let type: Any.Type
 
-    init(record: ScopedRecord) {
-        recordID = record.uniqueID
-        type = record.type
+    init(recordID: UInt64, type: Any.Type) {
+        self.recordID = recordID
+        self.type = type
     }
 
     /// The instance as an `AsyncDisposable`, if it is built and conforms.

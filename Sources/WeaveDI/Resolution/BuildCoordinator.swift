@@ -18,12 +18,22 @@
 // - I3: a thread blocks only on the gate of an open ticket it has an edge to, and a gate is
 //   released only after its ticket is finished; so a thread waits only for an owner that is
 //   running or itself waiting along an acyclic chain: no deadlock within WeaveDI's own waits.
+// - I4 (tasks): a task waits only for a task's ticket, suspended (no thread blocked). Its
+//   continuation is resumed exactly once: by `finish` (which removes it under the mutex) or by its
+//   cancellation handler (which removes it, and its edge, under the mutex). A task running in a
+//   build its parent task owns counts as that parent along a chain (`ownsForWaiter`): the
+//   parent awaits it, so a chain back to the parent is a cycle.
 // Lock order: `mutex`, then a slot or scope lock (inside `change`), then nothing. No factory, hook,
-// log or deinit runs under `mutex`.
+// log or deinit runs under `mutex`; continuations are resumed after it is released.
 
 /// The wait-for graph: lets a thread wait for a job another thread is doing, and reports a wait
 /// that would close a cycle instead of blocking.
 final class BuildCoordinator: @unchecked Sendable {
+    private enum AsyncWaitOutcome {
+        case suspended, finished, cancelled
+        case cycle([BuildTicket])
+    }
+
     static let shared = BuildCoordinator()
 
     private let mutex = Locked<[ObjectIdentifier: BuildTicket]>([:])
@@ -60,11 +70,68 @@ final class BuildCoordinator: @unchecked Sendable {
         ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
     }
 
-    /// Finishes `ticket` (on its owner's thread): runs `change` (publish or discard the result)
-    /// under the graph's mutex, removes every edge to the ticket, then releases its waiters.
+    /// Suspends the calling task (`waiter`, its ``AsyncNode``) until `ticket`, a task's ticket,
+    /// is finished. The task's own wait-for node is `waiter`; `ownsForWaiter` says whether a node
+    /// found along the chain of owners stands for the waiter too: a task running inside a build
+    /// its parent task owns (an `async let` in a factory) is waited for by that parent, so a
+    /// chain reaching the parent closes a cycle. It is asked under the mutex.
+    ///
+    /// - Throws: ``DIError/circularDependency(path:)`` when the owner is (transitively) waiting
+    ///   for the waiter (nothing is waited for then); `CancellationError` when the waiting task
+    ///   is cancelled, before or while it waits (its edge is removed; the build goes on).
+    func waitAsync(
+        for ticket: BuildTicket, waiter: ObjectIdentifier, ownsForWaiter: (ObjectIdentifier) -> Bool,
+        waiterPath: () -> [String]
+    ) async throws {
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                // Cancellation is checked under the mutex: the handler below takes the mutex
+                // after the task is marked cancelled, so either it finds the continuation
+                // registered here, or this sees the task cancelled; never neither.
+                let outcome: AsyncWaitOutcome = mutex.withLock { waits in
+                    if ticket.finished { return .finished }
+                    if Task.isCancelled { return .cancelled }
+                    var chain = [ticket]
+                    var node = ticket.owner
+                    while node != waiter && !ownsForWaiter(node) {
+                        guard let next = waits[node] else {
+                            waits[waiter] = ticket
+                            ticket.waiters.append(waiter)
+                            ticket.suspended.append((waiter, continuation))
+                            return .suspended
+                        }
+                        chain.append(next)
+                        node = next.owner
+                    }
+                    return .cycle(chain)
+                }
+                switch outcome {
+                case .suspended: ConcurrencyProbe.reach(.waiterWillBlock, ticket.job)
+                case .finished: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                case .cycle(let chain):
+                    continuation.resume(throwing: DIError.circularDependency(path: waiterPath() + chain.map(\.job.displayName)))
+                }
+            }
+        } onCancel: {
+            let continuation: UnsafeContinuation<Void, any Error>? = mutex.withLock { waits in
+                guard let index = ticket.suspended.firstIndex(where: { $0.waiter == waiter }) else { return nil }
+                let entry = ticket.suspended.remove(at: index)
+                ticket.waiters.removeAll { $0 == waiter }
+                waits[waiter] = nil
+                return entry.continuation
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+        ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
+    }
+
+    /// Finishes `ticket` (on its owner's thread, or in its owner task): runs `change` (publish or
+    /// discard the result) under the graph's mutex, removes every edge to the ticket, then
+    /// releases its waiters (opens the gate, resumes the suspended tasks).
     func finish(_ ticket: BuildTicket, _ change: () -> Void) {
         ConcurrencyProbe.reach(.ownerWillFinish, ticket.job)
-        mutex.withLock { waits in
+        let suspended = mutex.withLock { waits in
             change()
             ticket.finished = true
             for waiter in ticket.waiters {
@@ -72,7 +139,16 @@ final class BuildCoordinator: @unchecked Sendable {
                 waits[waiter] = nil
             }
             ticket.waiters = []
+            defer { ticket.suspended = [] }
+            return ticket.suspended
         }
         ticket.releaseGate()
+        for entry in suspended { entry.continuation.resume() }
+    }
+
+    /// How many waiters (threads and tasks) wait for the job named `displayName` now; for tests
+    /// that must let waiters arrive before they act.
+    func waiterCount(forJob displayName: String) -> Int {
+        mutex.withLock { waits in waits.values.filter { $0.job.displayName == displayName }.count }
     }
 }

@@ -7,16 +7,22 @@ import Musl
 #endif
 
 // Concurrency model (Reliability/ConcurrencyModel article, Spec/BuildWait.pml): a ticket is one
-// blocking job in progress — building a shared instance, computing an `InjectedValues` default,
-// or running `AutoRegistering.registerAllServices()`. Its owner is the one thread doing the job.
+// job in progress that others may wait for — building a shared instance, computing an
+// `InjectedValues` default, or running `AutoRegistering.registerAllServices()`. Its owner is the
+// one thread (synchronous factory) or task (async factory, `AsyncNode`) doing the job.
 //
-// States: open (created by its owner, gate held) → finished (`BuildCoordinator.finish`, gate
-// released). Never reopened. Invariants:
-// - the gate is held by the owner exactly while the ticket is open, so a thread that blocks on
-//   the gate waits for the owner and lends it its priority (no priority inversion: the kernel
-//   knows who the waiter waits for, which a condition variable cannot tell it);
-// - `finished` and `waiters` are guarded by the coordinator's mutex; an edge "waiter → ticket" in
-//   the wait-for graph exists only while the ticket is open.
+// States: open (created by its owner) → finished (`BuildCoordinator.finish`). Never reopened.
+// Invariants:
+// - a thread's ticket has a gate, held by the owner exactly while the ticket is open, so a thread
+//   that blocks on the gate waits for the owner and lends it its priority (no priority inversion:
+//   the kernel knows who the waiter waits for, which a condition variable cannot tell it);
+// - a task's ticket has no gate (a task may resume on another thread, and must not block one):
+//   its waiters are tasks suspended on continuations, resumed by `finish` or by their own
+//   cancellation, exactly once either way (both remove the continuation under the mutex);
+// - `finished`, `waiters` and `suspended` are guarded by the coordinator's mutex; an edge
+//   "waiter → ticket" in the wait-for graph exists only while the ticket is open and the waiter
+//   waits. Only tasks wait for a task's ticket: a synchronous resolution of an async
+//   registration fails at once (`DIError.asyncResolutionRequired`).
 
 /// One job in progress that other threads may have to wait for.
 @usableFromInline
@@ -37,33 +43,51 @@ final class BuildTicket: @unchecked Sendable {
     }
 
     let job: Job
-    /// The thread doing the job (a ``ResolutionStack/threadID``).
+    /// The thread (a ``ResolutionStack/threadID``) or task (an ``AsyncNode``) doing the job.
     let owner: ObjectIdentifier
     /// Set once, by ``BuildCoordinator/finish(_:_:)``; guarded by the coordinator's mutex.
     var finished = false
-    /// Threads whose wait-for edge points here; guarded by the coordinator's mutex.
+    /// Threads or tasks whose wait-for edge points here; guarded by the coordinator's mutex.
     var waiters: [ObjectIdentifier] = []
-    private let gate: BuildGate
+    /// The suspended tasks waiting for a task's ticket; guarded by the coordinator's mutex.
+    var suspended: [(waiter: ObjectIdentifier, continuation: UnsafeContinuation<Void, any Error>)] = []
+    /// A thread's ticket's gate; `nil` for a task's ticket.
+    private let gate: BuildGate?
 
     /// Opens a ticket owned by the calling thread (`owner` must be its thread id): the gate is
     /// taken here, on the owner's thread, before anyone can see the ticket.
     init(job: Job, owner: ObjectIdentifier) {
         self.job = job
         self.owner = owner
-        gate = BuildGate()
+        let gate = BuildGate()
         gate.lock()
+        self.gate = gate
     }
 
-    deinit { gate.deallocate() }
+    /// Opens a ticket owned by a task (`owner` is its ``AsyncNode``): waiters suspend.
+    init(job: Job, task owner: AsyncNode) {
+        self.job = job
+        self.owner = ObjectIdentifier(owner)
+        gate = nil
+    }
+
+    deinit { gate?.deallocate() }
+
+    /// Whether a task owns the ticket (waiters suspend instead of blocking).
+    var isAsync: Bool { gate == nil }
 
     /// Blocks until the owner releases the gate (returns at once if it already has).
+    ///
+    /// Only a thread's ticket is ever blocked on: a task's ticket is stored only in an async
+    /// registration's storage, which the synchronous path never waits for.
     func blockUntilReleased() {
-        gate.lock()
-        gate.unlock()
+        assert(gate != nil, "a thread never blocks on a task's ticket")
+        gate?.lock()
+        gate?.unlock()
     }
 
     /// Called by the owner, on its own thread, once the ticket is finished.
-    func releaseGate() { gate.unlock() }
+    func releaseGate() { gate?.unlock() }
 }
 
 /// A mutual-exclusion lock whose waiters donate their priority to its holder.

@@ -133,6 +133,7 @@ struct FaultInjectionTests {
             case .scopeEnded: kinds.insert("scope")
             case .duplicateRegistration: kinds.insert("duplicate")
             case .resolutionTooDeep: kinds.insert("too deep")
+            case .asyncResolutionRequired: kinds.insert("async")
             }
         }
         defer { token.cancel() }
