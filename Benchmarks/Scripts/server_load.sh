@@ -19,7 +19,7 @@ CONNECTIONS=32
 OUT=Benchmarks/results/server-load.md
 
 if ! command -v wrk > /dev/null; then
-    apt-get update -qq && apt-get install -y -qq wrk
+    apt-get update -qq && apt-get install -y -qq wrk > /dev/null
 fi
 if [ ! -f /usr/include/sqlite3.h ]; then
     apt-get update -qq && apt-get install -y -qq libsqlite3-dev
