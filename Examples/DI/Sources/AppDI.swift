@@ -72,7 +72,18 @@ public enum AppDI {
         if let failure = report.failures.first {
             throw BootstrapError.databaseUnavailable(path: path, underlying: failure.error)
         }
-        let database = try container.resolveOrThrow(AppDatabase.self)
+        return try await bootstrap(configuration, database: try container.resolveOrThrow(AppDatabase.self))
+    }
+
+    /// Registers every module and feature into `Container.shared` around a database the caller
+    /// has opened (steps 2 and 3 of ``bootstrap(_:)``); `database` is registered as a singleton
+    /// instance first if `Container.shared` has none. The HTTP server opens its database itself.
+    public static func bootstrap(_ configuration: AppConfiguration, database: AppDatabase) async throws -> BootstrapSummary {
+        let container = Container.shared
+        let environment = configuration.environment
+        if !container.isRegistered(AppDatabase.self) {
+            container.register(AppDatabase.self, instance: database)
+        }
 
         // 2. Infrastructure and repositories.
         var manager = makeManager(for: configuration)

@@ -32,7 +32,11 @@ do {
     switch arguments.wiring {
     case .weavedi:
         UnifiedDI.setLogLevel(.errors)
-        _ = try await AppDI.bootstrap(AppConfiguration(environment: .production, databasePath: arguments.databasePath))
+        // The database is opened here rather than by `AppDI.bootstrap(_:)`'s AsyncModuleGroup, whose
+        // `makeAll()` traps in release builds of this toolchain (see the README's server section).
+        let database = try AppDatabase.open(at: arguments.databasePath)
+        _ = try await AppDI.bootstrap(AppConfiguration(environment: .production, databasePath: arguments.databasePath),
+                                      database: database)
         ShopWiring.register(in: Container.shared, log: log)
         let app = Application(router: ShopRoutes.router(container: .shared, bindsSharedContainer: false),
                               configuration: .init(address: address, serverName: "ShopServer"),
