@@ -105,9 +105,14 @@ for wiring in weavedi manual; do
 done
 
 # SIGTERM: both stop gracefully (exit status 0, services stopped in order).
+# (The servers were started in command substitutions, so they are not this shell's children:
+# wait for them to exit by polling, and read the outcome from their logs.)
 for pid in "$pid_w" "$pid_m"; do kill -TERM "$pid"; done
-status_w=0; wait "$pid_w" || status_w=$?
-status_m=0; wait "$pid_m" || status_m=$?
+for pid in "$pid_w" "$pid_m"; do
+    for _ in $(seq 1 100); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+done
+stopped() { if grep -q "ShopServer stopped" "$WORK/$1.log"; then echo yes; else echo "**no**"; fi; }
+status_w=$(stopped weavedi); status_m=$(stopped manual)
 PIDS=()
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -121,7 +126,7 @@ ratio=$(awk -v a="$rps_w" -v b="$rps_m" 'BEGIN { printf "%.3f", a / b }')
     echo "\`bash Benchmarks/Scripts/server_load.sh $ROUNDS $SECONDS_PER_ROUND $MIN_REQUESTS\`, $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)), release build."
     echo "wrk -t1 -c$CONNECTIONS on loopback, GET /orders/1 (SQLite read of the order and its payment), $ROUNDS rounds of ${SECONDS_PER_ROUND} s per wiring, alternating; medians of the rounds."
     echo
-    echo "| wiring | req/s (median) | rounds, req/s | p99 latency ms (median) | requests served | RSS after warm-up | RSS at the end | SIGTERM exit |"
+    echo "| wiring | req/s (median) | rounds, req/s | p99 latency ms (median) | requests served | RSS after warm-up | RSS at the end | stopped gracefully on SIGTERM |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
     echo "| WeaveDI (request scope per request) | $rps_w |${rps_list[weavedi]} | $p99_w | ${total[weavedi]} | ${rss_warm[weavedi]} KiB | ${rss_end[weavedi]} KiB | $status_w |"
     echo "| by hand (\`--wiring manual\`) | $rps_m |${rps_list[manual]} | $p99_m | ${total[manual]} | ${rss_warm[manual]} KiB | ${rss_end[manual]} KiB | $status_m |"
