@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -12,11 +12,32 @@ let package = Package(
         // never link the testing frameworks.
         .library(name: "WeaveDITesting", targets: ["WeaveDITesting"]),
         .executable(name: "weavedi-demo", targets: ["WeaveDIDemo"]),
+        // Server-side integrations. Each compiles to an empty module unless its package trait is
+        // enabled, and a disabled trait's dependency is neither fetched nor built: `swift build`
+        // and every app that depends on WeaveDI without the traits never see Hummingbird, NIO or
+        // swift-service-lifecycle.
+        .library(name: "WeaveDIServiceLifecycle", targets: ["WeaveDIServiceLifecycle"]),
+        .library(name: "WeaveDIHummingbird", targets: ["WeaveDIHummingbird"]),
+    ],
+    traits: [
+        .trait(
+            name: "ServiceLifecycle",
+            description: "WeaveDIServiceLifecycle: singletons that are Services run in a ServiceGroup in dependency order."
+        ),
+        .trait(
+            name: "Hummingbird",
+            description: "WeaveDIHummingbird: a request scope per Hummingbird 2 request (implies ServiceLifecycle).",
+            enabledTraits: ["ServiceLifecycle"]
+        ),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         // Portable atomics (the toolchain's Synchronization module needs iOS 18 / macOS 15).
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Used only when the `Hummingbird` / `ServiceLifecycle` traits are enabled.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -52,6 +73,40 @@ let package = Package(
         ),
         // The messages the Reliability article documents are the ones WeaveDI prints.
         .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI"]),
+
+        // Server-side integrations (package traits `ServiceLifecycle` and `Hummingbird`).
+        .target(
+            name: "WeaveDIServiceLifecycle",
+            dependencies: [
+                "WeaveDI",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                         condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle",
+                         condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
+            ]
+        ),
+        .target(
+            name: "WeaveDIHummingbird",
+            dependencies: [
+                "WeaveDI",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Atomics", package: "swift-atomics", condition: .when(traits: ["Hummingbird"])),
+            ]
+        ),
+        // Real HTTP on loopback: `swift test --traits Hummingbird --filter WeaveDIServerTests`.
+        .testTarget(
+            name: "WeaveDIServerTests",
+            dependencies: [
+                "WeaveDI", "WeaveDIHummingbird", "WeaveDIServiceLifecycle",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                         condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -151,3 +151,19 @@ extension Measurement {
         return result
     }
 }
+
+/// The request scope case's three services: a unit of work and two repositories sharing it.
+final class RequestUnitOfWork: Sendable {
+    let value: Int
+    init() { value = 1 }
+}
+
+final class RequestOrders: Sendable {
+    let unitOfWork: RequestUnitOfWork
+    init(unitOfWork: RequestUnitOfWork) { self.unitOfWork = unitOfWork }
+}
+
+final class RequestPayments: Sendable {
+    let unitOfWork: RequestUnitOfWork
+    init(unitOfWork: RequestUnitOfWork) { self.unitOfWork = unitOfWork }
+}

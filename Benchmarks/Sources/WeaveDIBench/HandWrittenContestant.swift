@@ -19,6 +19,15 @@ enum HandWrittenContestant {
         if settings.wants(.chain) { results.record(.chain, name, timed { n in
             for _ in 0..<n { blackHole(Top(middle: Middle(leaf: Leaf()))) }
         }) }
+        // What a request handler builds without a container: the unit of work and two repositories.
+        if settings.wants(.requestScope) { results.record(.requestScope, name, timed { n in
+            for _ in 0..<n {
+                let unitOfWork = RequestUnitOfWork()
+                blackHole(unitOfWork)
+                blackHole(RequestOrders(unitOfWork: unitOfWork))
+                blackHole(RequestPayments(unitOfWork: unitOfWork))
+            }
+        }) }
         // A stored property read: what `@Inject` after its first access should cost.
         let holder = StoredHolder()
         if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, timed { n in

@@ -17,6 +17,9 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     case injectAfterFirst = "inject-after-first"
     /// `@Injected(\.key)` read, against a swift-dependencies `@Dependency(\.key)` read.
     case injectedRead = "injected-read"
+    /// A server request: begin a request scope, resolve three request-scoped services (a unit of
+    /// work and two repositories holding it), end the scope; against building the three by hand.
+    case requestScope = "request-scope"
 
     var title: String {
         switch self {
@@ -32,6 +35,7 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .bootstrap: return "Bootstrap of 10 000 modules (ms)"
         case .injectAfterFirst: return "@Inject access after the first"
         case .injectedRead: return "@Injected(\\.key) read"
+        case .requestScope: return "Request scope: begin, resolve 3 request-scoped, end"
         }
     }
 

@@ -32,6 +32,14 @@ enum WeaveDIContestant {
             for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
         }) }
 
+        // A request: begin a request scope, bind it, resolve three request-scoped services (the
+        // two repositories resolve the unit of work, which the scope hands out once), end it.
+        let server = Container()
+        registerRequestScoped(in: server)
+        if settings.wants(.requestScope) { results.record(.requestScope, name, timed { n in
+            for _ in 0..<n { runRequest(in: server) }
+        }) }
+
         // The same singleton among one registration and among 10 000.
         let one = Container()
         one.register(NeedleService.self, scope: .singleton) { NeedleService() }
@@ -101,8 +109,33 @@ enum WeaveDIContestant {
 }
 
 extension WeaveDIContestant {
+    /// The request scope case's registrations.
+    static func registerRequestScoped(in container: Container) {
+        container.register(RequestUnitOfWork.self, scope: .request) { RequestUnitOfWork() }
+        container.register(RequestOrders.self, scope: .request) {
+            RequestOrders(unitOfWork: try container.resolveOrThrow(RequestUnitOfWork.self))
+        }
+        container.register(RequestPayments.self, scope: .request) {
+            RequestPayments(unitOfWork: try container.resolveOrThrow(RequestUnitOfWork.self))
+        }
+    }
+
+    /// One request of the request scope case.
+    @inline(__always)
+    static func runRequest(in container: Container) {
+        let scope = container.beginScope(.request)
+        container.withScope(scope) {
+            blackHole(container.resolve(RequestUnitOfWork.self))
+            blackHole(container.resolve(RequestOrders.self))
+            blackHole(container.resolve(RequestPayments.self))
+        }
+        scope.end()
+    }
+}
+
+extension WeaveDIContestant {
     static let profiledCases = ["singleton", "named", "transient", "chain", "among-10000", "registration",
-                                "registration-generic", "inject-after-first", "injected-read"]
+                                "registration-generic", "inject-after-first", "injected-read", "request-scope"]
 
     /// Runs one case `iterations` times in a plain loop, for instruction-level profiling.
     static func profile(_ name: String, iterations: Int) -> Bool {
@@ -137,6 +170,11 @@ extension WeaveDIContestant {
                 remaining -= 10_000
             }
             withExtendedLifetime(containers) {}
+            return true
+        }
+        if name == "request-scope" {
+            registerRequestScoped(in: container)
+            for _ in 0..<iterations { runRequest(in: container) }
             return true
         }
         if name == "among-10000" {

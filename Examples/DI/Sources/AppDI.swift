@@ -110,6 +110,18 @@ public enum AppDI {
         } catch {
             throw BootstrapError.databaseUnavailable(path: configuration.databasePath, underlying: error)
         }
+        return try await bootstrap(configuration, database: database)
+    }
+
+    /// Registers every module and feature into `Container.shared` around a database the caller
+    /// has opened (steps 2 and 3 of ``bootstrap(_:)``); `database` is registered as a singleton
+    /// instance first if `Container.shared` has no registration of it. The HTTP server opens its
+    /// database itself.
+    public static func bootstrap(_ configuration: AppConfiguration, database: AppDatabase) async throws -> BootstrapSummary {
+        let container = Container.shared
+        if !container.isRegistered(AppDatabase.self) {
+            container.register(AppDatabase.self, instance: database)
+        }
 
         // 2. Infrastructure and repositories.
         var manager = makeManager(for: configuration, database: database)
