@@ -22,6 +22,12 @@ public struct ContainerServiceGroup: Sendable {
     /// The container whose singletons are disposed after the group stops.
     public let container: Container
     private let group: ServiceGroup
+    private let startLog = StartLog()
+
+    /// The names of the services whose `run()` has been called so far, in the order it was
+    /// called: each after the `run()` of the services before it in ``services`` (and so after
+    /// what it depends on). The additional services come last, named by their type.
+    public var startedServices: [String] { startLog.all }
 
     /// Resolves `container`'s singletons and builds the group.
     ///
@@ -46,7 +52,7 @@ public struct ContainerServiceGroup: Sendable {
         self.container = container
         let all: [(service: any Service, name: String)] = ordered.map { ($0.service, $0.name) }
             + additionalServices.map { ($0, "\(type(of: $0))") }
-        let configurations = OrderedStart.chain(all).map {
+        let configurations = OrderedStart.chain(all, log: startLog).map {
             ServiceGroupConfiguration.ServiceConfiguration(
                 service: $0,
                 successTerminationBehavior: .gracefullyShutdownGroup,
