@@ -32,8 +32,11 @@ do {
     switch arguments.wiring {
     case .weavedi:
         UnifiedDI.setLogLevel(.errors)
-        // The database is an async singleton: opened and migrated by the bootstrap's `resolveAsync`.
-        _ = try await AppDI.bootstrap(AppConfiguration(environment: .production, databasePath: arguments.databasePath))
+        // The database is opened (and migrated) here, with `await`, and registered as an instance:
+        // the service-lifecycle integration and the routes resolve it synchronously.
+        let database = try await AppDatabase.open(at: arguments.databasePath)
+        _ = try await AppDI.bootstrap(AppConfiguration(environment: .production, databasePath: arguments.databasePath),
+                                      database: database)
         ShopWiring.register(in: Container.shared, log: log)
         let app = Application(router: ShopRoutes.router(container: .shared, bindsSharedContainer: false),
                               configuration: .init(address: address, serverName: "ShopServer"),

@@ -1,3 +1,4 @@
+import Database
 import DI
 import Foundation
 import Hummingbird
@@ -15,7 +16,9 @@ struct TestShop {
     /// Bootstraps the testing environment into a new container and builds the router; call
     /// inside `Container.withShared(container)`.
     static func make(container: Container) async throws -> TestShop {
-        _ = try await AppDI.bootstrap(AppConfiguration(environment: .testing))
+        // The server's services resolve the database synchronously, so it is opened here (with
+        // `await`) and registered as an instance, as ShopServer's main does.
+        _ = try await AppDI.bootstrap(AppConfiguration(environment: .testing), database: try await AppDatabase.temporary())
         let log = ServiceLog()
         ShopWiring.register(in: container, log: { log.append($0) })
         return TestShop(container: container,
