@@ -2,6 +2,24 @@
 import ServiceLifecycle
 public import WeaveDI
 
+/// A resolved singleton that is a `Service`, waiting to be ordered.
+private struct ServiceCandidate {
+    let service: any Service
+    let typeName: String
+    let name: String?
+    var displayName: String
+    var sortKey: String { typeName + "\u{0}" + (name ?? "") }
+
+    /// `resolved` as a candidate, or `nil` when it is not a `Service`.
+    init?(_ resolved: Any, _ info: RegistrationInfo) {
+        guard let service = resolved as? any Service else { return nil }
+        self.service = service
+        typeName = String(reflecting: info.type)
+        name = info.name
+        displayName = info.displayName
+    }
+}
+
 extension Container {
     /// Resolves every singleton registration of this container (not its parents') and returns
     /// those that are `Service`s, each after every service it depends on.
@@ -20,15 +38,7 @@ extension Container {
     /// - Throws: ``ServiceOrderError/unresolvable(registration:underlying:)`` when a singleton
     ///   cannot be resolved; ``ServiceOrderError/cycle(_:)`` when declared dependencies form a cycle.
     public func servicesInDependencyOrder(graph: DependencyGraph? = nil) throws(ServiceOrderError) -> [RegisteredService] {
-        struct Candidate {
-            let service: any Service
-            let typeName: String
-            let name: String?
-            var displayName: String
-            var sortKey: String { typeName + "\u{0}" + (name ?? "") }
-        }
-
-        var candidates: [Candidate] = []
+        var candidates: [ServiceCandidate] = []
         for info in registrations where info.scope == .singleton {
             let resolved: Any
             do {
@@ -36,11 +46,37 @@ extension Container {
             } catch {
                 throw .unresolvable(registration: info.displayName, underlying: error as? DIError)
             }
-            guard let service = resolved as? any Service else { continue }
-            candidates.append(Candidate(service: service, typeName: String(reflecting: info.type),
-                                        name: info.name, displayName: info.displayName))
+            if let candidate = ServiceCandidate(resolved, info) { candidates.append(candidate) }
         }
-        let graph = graph ?? dependencyGraph()
+        return try order(candidates, graph: graph ?? dependencyGraph())
+    }
+
+    /// ``servicesInDependencyOrder(graph:)`` for a container with async singletons
+    /// (``WeaveDI/Container/registerAsync(_:scope:file:line:factory:)``): resolves every
+    /// singleton registration with `await` — async and synchronous ones — and orders the services
+    /// the same way. The synchronous form refuses an async-only singleton with
+    /// ``ServiceOrderError/unresolvable(registration:underlying:)``.
+    ///
+    /// - Throws: ``ServiceOrderError/unresolvable(registration:underlying:)`` when a singleton
+    ///   cannot be resolved (its factory threw, or the task was cancelled); ``ServiceOrderError/cycle(_:)``
+    ///   when declared dependencies form a cycle.
+    public func servicesInDependencyOrderAsync(graph: DependencyGraph? = nil) async throws(ServiceOrderError) -> [RegisteredService] {
+        var candidates: [ServiceCandidate] = []
+        for info in registrations where info.scope == .singleton {
+            let resolved: Any
+            do {
+                resolved = try await resolveErasedAsyncOrThrow(info.type, name: info.name)
+            } catch {
+                throw .unresolvable(registration: info.displayName, underlying: error as? DIError)
+            }
+            if let candidate = ServiceCandidate(resolved, info) { candidates.append(candidate) }
+        }
+        return try order(candidates, graph: graph ?? dependencyGraph())
+    }
+
+    /// Orders resolved service singletons by `graph` (see ``servicesInDependencyOrder(graph:)``).
+    private func order(_ candidates: [ServiceCandidate], graph: DependencyGraph) throws(ServiceOrderError) -> [RegisteredService] {
+        var candidates = candidates
 
         // Graph node of each candidate, and reachability between candidates.
         let nodes: [DependencyGraph.Node?] = candidates.map { candidate in
@@ -94,6 +130,15 @@ extension Container {
                                             dependencies: dependencies))
         }
         return result
+    }
+
+    /// Resolves a registration known by its metatype with `await`, or throws why it could not.
+    private func resolveErasedAsyncOrThrow(_ type: Any.Type, name: String?) async throws -> Any {
+        func open<T>(_: T.Type) async throws -> Any {
+            if let name { return try await resolveAsync(name, T.self) }
+            return try await resolveAsync(T.self)
+        }
+        return try await open(type)
     }
 
     /// Resolves a registration known by its metatype, or throws why it could not.

@@ -31,6 +31,10 @@ public struct ContainerServiceGroup: Sendable {
 
     /// Resolves `container`'s singletons and builds the group.
     ///
+    /// Its singletons are resolved synchronously: an async-only singleton
+    /// (`registerAsync`) makes it throw ``ServiceOrderError/unresolvable(registration:underlying:)``;
+    /// build such a group with ``resolvingAsync(container:additionalServices:graph:gracefulShutdownSignals:logger:)``.
+    ///
     /// - Parameters:
     ///   - container: whose singleton registrations are resolved; those that are services run.
     ///   - additionalServices: services started after the container's, in this order, and shut
@@ -47,7 +51,38 @@ public struct ContainerServiceGroup: Sendable {
         gracefulShutdownSignals: [UnixSignal] = [],
         logger: Logger
     ) throws(ServiceOrderError) {
-        let ordered = try container.servicesInDependencyOrder(graph: graph)
+        self.init(ordered: try container.servicesInDependencyOrder(graph: graph), container: container,
+                  additionalServices: additionalServices, gracefulShutdownSignals: gracefulShutdownSignals,
+                  logger: logger)
+    }
+
+    /// Resolves `container`'s singletons with `await` — async singletons
+    /// (`registerAsync`, a database pool that connects) and synchronous ones — and builds the
+    /// group, ordered as the synchronous initializer orders it
+    /// (``WeaveDI/Container/servicesInDependencyOrderAsync(graph:)``).
+    ///
+    /// - Parameters: as for ``init(container:additionalServices:graph:gracefulShutdownSignals:logger:)``.
+    /// - Throws: ``ServiceOrderError`` when a singleton cannot be built or the services cannot be
+    ///   ordered.
+    public static func resolvingAsync(
+        container: Container,
+        additionalServices: [any Service] = [],
+        graph: DependencyGraph? = nil,
+        gracefulShutdownSignals: [UnixSignal] = [],
+        logger: Logger
+    ) async throws(ServiceOrderError) -> ContainerServiceGroup {
+        ContainerServiceGroup(ordered: try await container.servicesInDependencyOrderAsync(graph: graph),
+                              container: container, additionalServices: additionalServices,
+                              gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
+    }
+
+    private init(
+        ordered: [RegisteredService],
+        container: Container,
+        additionalServices: [any Service],
+        gracefulShutdownSignals: [UnixSignal],
+        logger: Logger
+    ) {
         self.services = ordered
         self.container = container
         let all: [(service: any Service, name: String)] = ordered.map { ($0.service, $0.name) }

@@ -82,6 +82,35 @@ struct ServiceLifecycleTests {
         #expect(services[2].dependencies == ["Cache", "Database"])
     }
 
+    @Test("Async singletons: the async form builds them and orders them by the graph; the synchronous form refuses them")
+    func asyncSingletons() async throws {
+        let log = EventLog()
+        let container = Container()
+        container.registerAsync(Cache.self, scope: .singleton) {
+            Cache(log: log, repository: Repository(database: try await container.resolveAsync(Database.self)))
+        }
+        container.registerAsync(Database.self, scope: .singleton) {
+            await Task.yield()
+            return Database(log: log)
+        }
+        container.register(Alpha.self, scope: .singleton) { Alpha(log: log) }
+
+        #expect {
+            try container.servicesInDependencyOrder()
+        } throws: { error in
+            guard case .unresolvable(_, let underlying)? = error as? ServiceOrderError,
+                  case .asyncResolutionRequired? = underlying else { return false }
+            return true
+        }
+        let services = try await container.servicesInDependencyOrderAsync()
+        #expect(services.map(\.name) == ["Alpha", "Database", "Cache"])
+        #expect(services[2].dependencies == ["Database"])
+
+        let group = try await ContainerServiceGroup.resolvingAsync(container: container, logger: Logger(label: "test"))
+        #expect(group.services.map(\.name) == ["Alpha", "Database", "Cache"])
+        #expect(group.services[1].service as AnyObject === (try await container.resolveAsync(Database.self)))
+    }
+
     @Test("Services that do not depend on each other are ordered by type name, not registration")
     func tieBreak() throws {
         let container = Container()

@@ -213,7 +213,7 @@ struct ConcurrencyModelTests {
         let container = Container()
         container.register(SlowHooked.self, scope: .singleton) { SlowHooked() }
         container.register(SlowHookOther.self) { SlowHookOther() }
-        let inHook = Locked<(SlowHooked?, Bool)>((nil, false))  // the tests' Locked
+        let inHook = Locked<(SlowHooked?, Bool)>((nil, false))
         let token = UnifiedDI.onSlowResolution(threshold: 0) { name, _ in
             guard name == String(reflecting: SlowHooked.self) else { return }
             let again = container.resolve(SlowHooked.self)

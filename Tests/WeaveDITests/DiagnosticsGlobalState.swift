@@ -10,20 +10,3 @@ import Testing
 @Suite(.serialized)
 struct DiagnosticsGlobalState {}
 
-/// Thread-safe list for what hooks and log handlers receive.
-final class Recorder<Element: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [Element] = []
-
-    func append(_ item: Element) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var all: [Element] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
-    }
-}

@@ -25,9 +25,9 @@ extension Container {
 @Suite("Validation, every wiring style")
 struct DiagnosticsValidationStylesTests {
     /// The README's style: factories capture the bootstrap's container.
-    static func capturedStyle() -> (Container, RunCounter, [String: RegistrationSite]) {
+    static func capturedStyle() -> (Container, Counter, [String: RegistrationSite]) {
         let container = Container()
-        let counted = RunCounter()
+        let counted = Counter()
         var sites: [String: RegistrationSite] = [:]
         sites["needs"] = container.register(VSNeedsMissing.self) {
             VSNeedsMissing(try container.resolveOrThrow((any VSMissing).self))
@@ -75,9 +75,9 @@ struct DiagnosticsValidationStylesTests {
         #expect(container.statistics() == statisticsBefore, "the app's statistics are untouched")
         #expect(container.dependencyGraph().edges.isEmpty, "the app's dependency graph is untouched")
         // The counting singleton's factory ran in the sandbox; the app's own instance is unbuilt.
-        #expect(counted.count == 1)
+        #expect(counted.value == 1)
         _ = container.resolve(VSCounted.self)
-        #expect(counted.count == 2, "the app's first resolution builds the app's singleton")
+        #expect(counted.value == 2, "the app's first resolution builds the app's singleton")
     }
 
     @Test("factories resolving through Container.shared")
@@ -125,7 +125,7 @@ struct DiagnosticsValidationStylesTests {
         let child = Container(parent: parent)
         Self.expectEveryProblem(child.validate())
         _ = parent.resolve(VSCounted.self)
-        #expect(counted.count == 2, "the parent's singleton was not built by validation")
+        #expect(counted.value == 2, "the parent's singleton was not built by validation")
     }
 
     @Test("a Factory key whose default resolves something missing")

@@ -20,14 +20,6 @@ struct VCritical {}
 struct VCriticalNeedsAbsent { init(_ absent: VAbsent) {} }
 struct VParentOnly {}
 
-/// Thread-safe counter of factory runs.
-final class RunCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.lock(); value += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
-}
-
 /// A graph with one problem of every kind, and where each was registered.
 struct BrokenGraph {
     let container = Container()
@@ -164,21 +156,21 @@ struct BrokenGraph {
 
     @Test func sandboxLeavesRealSingletonsAndStateUntouched() throws {
         let container = Container()
-        let runs = RunCounter()
+        let runs = Counter()
         container.register(VExpensive.self, scope: .singleton) {
             runs.increment()
             return VExpensive()
         }
         container.register(VFine.self) { VFine() }
         #expect(container.validate().isValid)
-        #expect(runs.count == 1)  // built once, in the sandbox
+        #expect(runs.value == 1)  // built once, in the sandbox
         // The real container has not resolved anything, recorded nothing, and builds its own.
         #expect(container.statistics(for: VExpensive.self)?.resolutions == 0)
         #expect(container.dependencyGraph().edges.isEmpty)
         let real = try #require(container.resolve(VExpensive.self))
-        #expect(runs.count == 2)
+        #expect(runs.value == 2)
         #expect(container.resolve(VExpensive.self) === real)
-        #expect(runs.count == 2)
+        #expect(runs.value == 2)
     }
 
     @Test func factoriesUsingTheSharedContainerResolveInTheSandbox() {
@@ -212,7 +204,7 @@ struct BrokenGraph {
 
     @Test func verifyListsTheTypesThatCannotBeResolved() throws {
         let container = Container()
-        let runs = RunCounter()
+        let runs = Counter()
         container.register(VCritical.self, scope: .singleton) {
             runs.increment()
             return VCritical()

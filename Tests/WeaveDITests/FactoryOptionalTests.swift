@@ -104,7 +104,7 @@ struct FactoryOptionalTests {
 
     @Test("a cycle or a throwing factory reads nil (reported), and resolveOrThrow throws it")
     func failuresReadNil() {
-        let cycles = ThreadSafeCollector<DIError>()
+        let cycles = Recorder<DIError>()
         let token = UnifiedDI.onResolutionError { _, error in
             if case .circularDependency(let path) = error, path.contains(where: { $0.contains("LoopingScanner") }) {
                 cycles.append(error)
@@ -119,7 +119,7 @@ struct FactoryOptionalTests {
             let owner = LoopingOwner()
             #expect(owner.scanner == nil)
             #expect(owner.injected == nil)
-            #expect(cycles.values.count == 2)
+            #expect(cycles.all.count == 2)
             #expect(throws: DIError.self) { try Factory<(any LoopingScanner)?>().resolveOrThrow() }
 
             container.register(LoopingScanner.self) { () throws -> any LoopingScanner in throw ScannerJam() }
@@ -135,7 +135,7 @@ struct FactoryOptionalTests {
 
     @Test("a read with nothing registered reports a miss of the wrapped type, not of the optional")
     func missReported() {
-        let misses = ThreadSafeCollector<String>()
+        let misses = Recorder<String>()
         let token = UnifiedDI.onResolutionError { _, error in
             if case .dependencyNotFound(let type, _, _) = error, "\(type)".contains("NeverRegisteredScanner") {
                 misses.append(String(reflecting: type))
@@ -145,8 +145,8 @@ struct FactoryOptionalTests {
         withFreshContainer { _ in
             #expect(NeverRegisteredOwner().scanner == nil)
         }
-        #expect(misses.values.count == 1)
-        #expect(misses.values.allSatisfy { !$0.hasPrefix("Swift.Optional") })
+        #expect(misses.all.count == 1)
+        #expect(misses.all.allSatisfy { !$0.hasPrefix("Swift.Optional") })
     }
 
     @Test("register and reset on the optional form act on the wrapped type's registration")

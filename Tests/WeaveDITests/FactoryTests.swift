@@ -18,9 +18,9 @@ final class FactoryWidget: @unchecked Sendable {
     init(serial: Int) { self.serial = serial }
 }
 
-private let singletonDefaults = InvocationCounter()
-private let transientDefaults = InvocationCounter()
-private let caughtCycles = ThreadSafeCollector<DIError>()
+private let singletonDefaults = Counter()
+private let transientDefaults = Counter()
+private let caughtCycles = Recorder<DIError>()
 
 extension Container {
     // Compiles in Swift 6 mode although AccountLoading is not Sendable.
@@ -148,11 +148,11 @@ struct FactoryKeyTests {
     func singletonDefaultRace() {
         for _ in 0..<20 {
             let container = Container()
-            let seen = ThreadSafeCollector<ObjectIdentifier>()
+            let seen = Recorder<ObjectIdentifier>()
             runConcurrently(threads: 8) { _ in
                 seen.append(ObjectIdentifier(Container.singletonWidget.resolve(in: container)))
             }
-            #expect(Set(seen.values).count == 1)
+            #expect(Set(seen.all).count == 1)
         }
     }
 
@@ -169,7 +169,7 @@ struct FactoryKeyTests {
     @Test("registering while other threads resolve is safe, and later resolutions see the registration")
     func concurrentRegisterAndResolve() {
         let container = Container()
-        let results = ThreadSafeCollector<Bool>()
+        let results = Recorder<Bool>()
         runConcurrently(threads: 8) { index in
             if index == 0 {
                 Container.accountLoader.register(in: container) { AccountLoader() }
@@ -177,7 +177,7 @@ struct FactoryKeyTests {
                 for _ in 0..<200 { results.append(Container.accountLoader.resolve(in: container) != nil) }
             }
         }
-        #expect(results.values.count == 7 * 200)
+        #expect(results.all.count == 7 * 200)
         #expect(Container.accountLoader.resolve(in: container) != nil)
     }
 
@@ -185,7 +185,7 @@ struct FactoryKeyTests {
     func defaultIsNotADuplicate() {
         let container = Container()
         container.duplicatePolicy = .reject
-        let heard = ThreadSafeCollector<DIError>()
+        let heard = Recorder<DIError>()
         let token = UnifiedDI.onResolutionError { _, error in
             if case .duplicateRegistration = error { heard.append(error) }
         }
@@ -194,7 +194,7 @@ struct FactoryKeyTests {
         Container.singletonWidget.register(in: container) { FactoryWidget(serial: 99) }
         #expect(Container.singletonWidget.resolve(in: container).serial == 99)
         #expect(byDefault.serial != 99)
-        #expect(heard.values.isEmpty)
+        #expect(heard.all.isEmpty)
     }
 
     @Test("each key gets its own odd registry ids")
@@ -208,9 +208,9 @@ struct FactoryKeyTests {
     @Test("a key whose factory resolves itself gets a cycle error from resolveOrThrow")
     func cycleThrows() {
         withFreshContainer { _ in
-            let before = caughtCycles.values.count
+            let before = caughtCycles.all.count
             #expect(Container.guardedSelfReferencing() == nil)
-            let caught = caughtCycles.values.dropFirst(before)
+            let caught = caughtCycles.all.dropFirst(before)
             #expect(caught.count == 1)
             guard case .circularDependency(let path)? = caught.first else {
                 Issue.record("expected a cycle, got \(caught)")

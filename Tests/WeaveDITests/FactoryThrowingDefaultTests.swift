@@ -18,8 +18,8 @@ struct KeyDefaultFailure: Error, CustomStringConvertible {
     var description: String { "the vault is locked" }
 }
 
-private let gatewayBuilds = InvocationCounter()
-private let singletonGatewayBuilds = InvocationCounter()
+private let gatewayBuilds = Counter()
+private let singletonGatewayBuilds = Counter()
 
 extension Container {
     /// Resolves what it needs with the throwing API.
@@ -114,7 +114,7 @@ struct FactoryThrowingDefaultTests {
 
     @Test("a failing singleton default is not cached, runs once per resolution, and is reported once")
     func singletonFailureRunsOnce() throws {
-        let heard = ThreadSafeCollector<DIError>()
+        let heard = Recorder<DIError>()
         let token = UnifiedDI.onResolutionError { _, error in
             if case .dependencyNotFound(let type, _, _) = error, type == SingletonKeyCredentials.self { heard.append(error) }
         }
@@ -122,12 +122,12 @@ struct FactoryThrowingDefaultTests {
         let container = Container()
         try Container.withShared(container) {
             let builds = singletonGatewayBuilds.value
-            let reports = heard.values.count
+            let reports = heard.all.count
             for _ in 0..<3 {
                 #expect(throws: DIError.self) { try Container.singletonGateway.resolveOrThrow() }
             }
             #expect(singletonGatewayBuilds.value - builds == 3, "the failing default runs once per resolution")
-            #expect(heard.values.count - reports == 3, "each failure is reported once")
+            #expect(heard.all.count - reports == 3, "each failure is reported once")
             container.register(SingletonKeyCredentials.self) { SingletonKeyCredentials() }
             let gateway = try Container.singletonGateway.resolveOrThrow()
             #expect(Container.singletonGateway() === gateway)
@@ -139,14 +139,14 @@ struct FactoryThrowingDefaultTests {
     func failingSingletonRace() {
         for _ in 0..<20 {
             let container = Container()
-            let errors = ThreadSafeCollector<DIError?>()
+            let errors = Recorder<DIError?>()
             runConcurrently(threads: 8) { _ in
                 errors.append(Container.withShared(container) {
                     thrownDIError { try Container.racingGateway.resolveOrThrow() }
                 })
             }
-            #expect(errors.values.count == 8)
-            for error in errors.values {
+            #expect(errors.all.count == 8)
+            for error in errors.all {
                 guard case .dependencyNotFound(let type, _, _)? = error else {
                     Issue.record("expected dependencyNotFound, got \(String(describing: error))")
                     continue

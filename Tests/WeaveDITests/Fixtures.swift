@@ -10,13 +10,6 @@ final class StubUserRepository: UserStore, @unchecked Sendable { let id = UUID()
 protocol DataStore: Sendable {}
 final class InMemoryDataStore: DataStore, @unchecked Sendable {}
 
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}
-
 /// Counts live instances through init/deinit.
 final class Tracked: @unchecked Sendable {
     let counter: Counter

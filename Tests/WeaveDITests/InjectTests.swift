@@ -48,7 +48,7 @@ struct InjectTests {
     @Test("resolves on first read and keeps the instance, even for a transient registration")
     func keepsFirstInstance() {
         withFreshContainer { container in
-            let built = InvocationCounter()
+            let built = Counter()
             container.register(InjectRepository.self) { InjectRepositoryImpl(id: built.next()) }
             let owner = InjectOwner()
             #expect(built.value == 0, "nothing resolves before the first read")
@@ -130,7 +130,7 @@ struct InjectTests {
     @Test("racing first reads keep exactly one instance and all threads get it")
     func racingFirstReads() {
         let container = Container()
-        let built = InvocationCounter()
+        let built = Counter()
         container.register(InjectRepository.self) {
             // Widen the window in which several threads are inside the first resolution.
             Thread.sleep(forTimeInterval: 0.001)
@@ -138,23 +138,23 @@ struct InjectTests {
         }
         for _ in 0..<20 {
             let owner = SharedInjectOwner()
-            let seen = ThreadSafeCollector<ObjectIdentifier>()
+            let seen = Recorder<ObjectIdentifier>()
             runConcurrently(threads: 8) { _ in
                 Container.withShared(container) {
                     if let repository = owner.repository { seen.append(ObjectIdentifier(repository)) }
                 }
             }
-            #expect(seen.values.count == 8)
-            #expect(Set(seen.values).count == 1)
+            #expect(seen.all.count == 8)
+            #expect(Set(seen.all).count == 1)
             // Later reads return the kept one.
             let kept = Container.withShared(container) { owner.repository }
-            #expect(kept.map(ObjectIdentifier.init) == seen.values.first)
+            #expect(kept.map(ObjectIdentifier.init) == seen.all.first)
         }
     }
 
     @Test("a miss is reported to onResolutionError")
     func missIsReported() {
-        let heard = ThreadSafeCollector<String>()
+        let heard = Recorder<String>()
         let token = UnifiedDI.onResolutionError { name, _ in
             if name.contains("InjectNeverRegistered") { heard.append(name) }
         }
@@ -162,6 +162,6 @@ struct InjectTests {
         withFreshContainer { _ in
             #expect(InjectOwner().missing == nil)
         }
-        #expect(heard.values.count == 1)
+        #expect(heard.all.count == 1)
     }
 }

@@ -32,8 +32,8 @@ enum RegionKey: InjectedKey {
     static let liveValue = "live-region"
 }
 
-private let countedDefaults = InvocationCounter()
-private let racedDefaults = InvocationCounter()
+private let countedDefaults = Counter()
+private let racedDefaults = Counter()
 
 enum CountedKey: InjectedKey {
     static var liveValue: Int { countedDefaults.next() }
@@ -167,10 +167,10 @@ struct InjectedValuesTests {
 
     @Test("a default raced by many threads is computed exactly once")
     func defaultRace() {
-        let seen = ThreadSafeCollector<Int>()
+        let seen = Recorder<Int>()
         runConcurrently(threads: 8) { _ in seen.append(InjectedValues.current[RacedKey.self]) }
         #expect(racedDefaults.value == 1)
-        #expect(Set(seen.values) == [1])
+        #expect(Set(seen.all) == [1])
     }
 
     @Test("setting an entry changes only that value")

@@ -17,15 +17,6 @@ func withFreshContainer<R>(
     return try await Container.withShared(container, isolation: isolation) { try await body(container) }
 }
 
-/// A thread-safe counter for factories and defaults.
-final class InvocationCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func next() -> Int { lock.withLock { count += 1; return count } }
-    var value: Int { lock.withLock { count } }
-}
-
 /// Runs `body` on `threads` threads at once, starting them together, and waits for all of them.
 func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let start = DispatchSemaphore(value: 0)
@@ -42,11 +33,3 @@ func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     group.wait()
 }
 
-/// Collects values from many threads.
-final class ThreadSafeCollector<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []
-
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
-    var values: [Value] { lock.withLock { storage } }
-}

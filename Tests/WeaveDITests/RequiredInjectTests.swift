@@ -36,7 +36,7 @@ struct RequiredInjectTests {
     @Test("resolves on first read and keeps the instance")
     func keepsFirstInstance() {
         withFreshContainer { container in
-            let built = InvocationCounter()
+            let built = Counter()
             container.register(RequiredLogger.self) { _ = built.next(); return RequiredLoggerImpl() }
             let owner = RequiredOwner()
             #expect(owner.logger === owner.logger)

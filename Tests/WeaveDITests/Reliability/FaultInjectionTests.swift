@@ -147,15 +147,3 @@ struct FaultInjectionTests {
     }
 }
 
-/// A tiny locked value for test bookkeeping.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value { lock.lock(); defer { lock.unlock() }; return stored }
-    func mutate(_ body: (inout Value) -> Void) { lock.lock(); body(&stored); lock.unlock() }
-}
-
-extension Locked where Value == Set<String> {
-    func insert(_ element: String) { mutate { _ = $0.insert(element) } }
-}

@@ -25,12 +25,6 @@ final class Product: @unchecked Sendable {
     }
 }
 
-final class SerialCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int { lock.lock(); defer { lock.unlock() }; value += 1; return value }
-}
-
 /// The reference model: which registration is current per (name), and what a resolution must give.
 struct ReferenceModel {
     struct Entry {
@@ -58,7 +52,7 @@ struct ModelBasedTests {
         var rng = SplitMix64(seed: seed)
         var model = ReferenceModel()
         let container = Container()
-        let serials = SerialCounter()
+        let serials = Counter()
         var nextRegistrationID = 0
         var failures: [String] = []
 
@@ -148,7 +142,7 @@ struct ModelBasedTests {
             for worker in 0..<4 {
                 group.addTask {
                     var rng = SplitMix64(seed: seed &+ UInt64(worker))
-                    let serials = SerialCounter()
+                    let serials = Counter()
                     var current: [String: (id: Int, scope: Scope, first: Product?)] = [:]
                     var failures: [String] = []
                     var nextID = 0
