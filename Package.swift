@@ -22,7 +22,8 @@ let package = Package(
     traits: [
         .trait(
             name: "ServiceLifecycle",
-            description: "WeaveDIServiceLifecycle: singletons that are Services run in a ServiceGroup in dependency order."
+            description:
+                "WeaveDIServiceLifecycle: singletons that are Services run in a ServiceGroup in dependency order."
         ),
         .trait(
             name: "Hummingbird",
@@ -79,10 +80,12 @@ let package = Package(
             name: "WeaveDIServiceLifecycle",
             dependencies: [
                 "WeaveDI",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
-                         condition: .when(traits: ["ServiceLifecycle"])),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle",
-                         condition: .when(traits: ["ServiceLifecycle"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])),
+                .product(
+                    name: "UnixSignals", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["ServiceLifecycle"])),
             ]
         ),
@@ -101,8 +104,9 @@ let package = Package(
                 "WeaveDI", "WeaveDIHummingbird", "WeaveDIServiceLifecycle",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
-                         condition: .when(traits: ["ServiceLifecycle"])),
+                .product(
+                    name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                    condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ]

@@ -7,7 +7,7 @@ let package = Package(
     name: "WeaveDIBenchmarks",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "weavedi-bench", targets: ["WeaveDIBench"]),
+        .executable(name: "weavedi-bench", targets: ["WeaveDIBench"])
     ],
     dependencies: [
         .package(name: "WeaveDI", path: ".."),

@@ -29,8 +29,10 @@ let package = Package(
         // App
         .executableTarget(
             name: "App",
-            dependencies: ["UserFeature", "OrderFeature", "PaymentFeature", "DI", "SharedModels",
-                           .product(name: "WeaveDI", package: "WeaveDI")],
+            dependencies: [
+                "UserFeature", "OrderFeature", "PaymentFeature", "DI", "SharedModels",
+                .product(name: "WeaveDI", package: "WeaveDI"),
+            ],
             path: "App/Sources"
         ),
 
@@ -38,21 +40,25 @@ let package = Package(
         // serve it on loopback), and its executable.
         .target(
             name: "ShopHTTP",
-            dependencies: ["DI", "Database", "SharedModels", "UserFeature", "OrderFeature", "PaymentFeature",
-                           .product(name: "WeaveDI", package: "WeaveDI"),
-                           .product(name: "WeaveDIHummingbird", package: "WeaveDI"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: [
+                "DI", "Database", "SharedModels", "UserFeature", "OrderFeature", "PaymentFeature",
+                .product(name: "WeaveDI", package: "WeaveDI"),
+                .product(name: "WeaveDIHummingbird", package: "WeaveDI"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Server/ShopHTTP"
         ),
         .executableTarget(
             name: "ShopServer",
-            dependencies: ["ShopHTTP", "DI", "Database",
-                           .product(name: "WeaveDI", package: "WeaveDI"),
-                           .product(name: "WeaveDIServiceLifecycle", package: "WeaveDI"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: [
+                "ShopHTTP", "DI", "Database",
+                .product(name: "WeaveDI", package: "WeaveDI"),
+                .product(name: "WeaveDIServiceLifecycle", package: "WeaveDI"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Server/ShopServer"
         ),
 
@@ -93,28 +99,34 @@ let package = Package(
         // DI module: knows every module and wires them per environment.
         .target(
             name: "DI",
-            dependencies: ["UserFeature", "OrderFeature", "PaymentFeature", "Networking", "Database",
-                           "SharedModels", .product(name: "WeaveDI", package: "WeaveDI")],
+            dependencies: [
+                "UserFeature", "OrderFeature", "PaymentFeature", "Networking", "Database",
+                "SharedModels", .product(name: "WeaveDI", package: "WeaveDI"),
+            ],
             path: "DI/Sources"
         ),
 
         // Tests
         .testTarget(
             name: "ExampleTests",
-            dependencies: ["UserFeature", "OrderFeature", "PaymentFeature", "DI", "Database", "Networking",
-                           "SharedModels", .product(name: "WeaveDI", package: "WeaveDI"),
-                           .product(name: "WeaveDITesting", package: "WeaveDI")],
+            dependencies: [
+                "UserFeature", "OrderFeature", "PaymentFeature", "DI", "Database", "Networking",
+                "SharedModels", .product(name: "WeaveDI", package: "WeaveDI"),
+                .product(name: "WeaveDITesting", package: "WeaveDI"),
+            ],
             path: "Tests/ExampleTests"
         ),
         .testTarget(
             name: "ShopServerTests",
-            dependencies: ["ShopHTTP", "DI", "Database", "SharedModels",
-                           .product(name: "WeaveDI", package: "WeaveDI"),
-                           .product(name: "WeaveDIHummingbird", package: "WeaveDI"),
-                           .product(name: "WeaveDIServiceLifecycle", package: "WeaveDI"),
-                           .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "HummingbirdTesting", package: "hummingbird"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: [
+                "ShopHTTP", "DI", "Database", "SharedModels",
+                .product(name: "WeaveDI", package: "WeaveDI"),
+                .product(name: "WeaveDIHummingbird", package: "WeaveDI"),
+                .product(name: "WeaveDIServiceLifecycle", package: "WeaveDI"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             path: "Tests/ShopServerTests"
         ),
     ],

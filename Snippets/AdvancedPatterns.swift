@@ -4,7 +4,10 @@ import WeaveDI
 
 // snippet.hide
 struct Order: Sendable { let id: String }
-struct OrderResult: Sendable { let orderId: String; let status: String }
+struct OrderResult: Sendable {
+    let orderId: String
+    let status: String
+}
 protocol Logger: Sendable { func info(_ message: String) }
 struct PrintLogger: Logger { func info(_ message: String) { print(message) } }
 struct User: Codable, Sendable { let id: String }
@@ -90,7 +93,7 @@ do {
 
 // snippet.breakCycle
 // Break it by letting one side find the other on first use instead of while being built.
-final class Ledger: @unchecked Sendable {   // unchecked: the wrapper's storage is set once, thread-safely
+final class Ledger: @unchecked Sendable { // unchecked: the wrapper's storage is set once, thread-safely
     @Inject var accounts: AccountService?
 }
 
@@ -105,7 +108,7 @@ UnifiedDI.register(AccountService.self, scope: .singleton) {
 }
 
 let accounts = try UnifiedDI.resolveOrThrow(AccountService.self)
-print(accounts.ledger.accounts === accounts)   // true: the ledger found the service later
+print(accounts.ledger.accounts === accounts) // true: the ledger found the service later
 // snippet.end
 
 // snippet.customScope
@@ -120,8 +123,8 @@ let container = WeaveDI.Container.shared
 let session = container.beginScope(checkout)
 let first = container.withScope(session) { container.resolve(CheckoutSession.self) }
 let again = container.withScope(session) { container.resolve(CheckoutSession.self) }
-session.end()   // releases the scope's instances; resolving in it now fails with `scopeEnded`
-print(first === again)   // true
+session.end() // releases the scope's instances; resolving in it now fails with `scopeEnded`
+print(first === again) // true
 // snippet.end
 
 // snippet.hooks
@@ -139,15 +142,15 @@ let pressureToken = UnifiedDI.onMemoryPressure {
 // snippet.statistics
 _ = UnifiedDI.resolveWithTracking(OrderService.self)
 for entry in UnifiedDI.statistics() where entry.resolutions > 0 {
-    print(entry)   // "AdvancedPatterns.OrderService: 1 resolutions, 0 misses, avg … ms, max … ms"
+    print(entry) // "AdvancedPatterns.OrderService: 1 resolutions, 0 misses, avg … ms, max … ms"
 }
 // snippet.end
 
 // snippet.validation
-let report = WeaveDI.Container.shared.validate()   // every registration resolved once, in a sandbox
-print(report)                    // "Dependency graph is valid: …" or every problem, grouped by kind
-print(report.graph.mermaid())    // paste into any Mermaid renderer
-let dot = report.graph.dot()     // render with `dot -Tsvg`
+let report = WeaveDI.Container.shared.validate() // every registration resolved once, in a sandbox
+print(report) // "Dependency graph is valid: …" or every problem, grouped by kind
+print(report.graph.mermaid()) // paste into any Mermaid renderer
+let dot = report.graph.dot() // render with `dot -Tsvg`
 
 // The Module Factory guide's critical-services check, in one line:
 try WeaveDI.Container.shared.verifyOrThrow([OrderService.self, Logger.self])
@@ -162,9 +165,11 @@ actor PaymentGateway: HealthCheckable {
 
 UnifiedDI.register(PaymentGateway.self, scope: .singleton) { PaymentGateway() }
 let health = await WeaveDI.Container.shared.checkHealth(timeout: 2)
-print(health["AdvancedPatterns.PaymentGateway"] ?? .healthy)   // degraded: sandbox mode
+print(health["AdvancedPatterns.PaymentGateway"] ?? .healthy) // degraded: sandbox mode
 // snippet.end
 
 // snippet.hide
 print(dot.isEmpty)
-slowToken.cancel(); errorToken.cancel(); pressureToken.cancel()
+slowToken.cancel()
+errorToken.cancel()
+pressureToken.cancel()

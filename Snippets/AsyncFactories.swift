@@ -26,7 +26,10 @@ final class Profile: Sendable {}
 final class Dashboard: Sendable {
     let orders: Orders
     let profile: Profile
-    init(orders: Orders, profile: Profile) { self.orders = orders; self.profile = profile }
+    init(orders: Orders, profile: Profile) {
+        self.orders = orders
+        self.profile = profile
+    }
 }
 final class Inventory: Sendable {
     let pricing: Pricing
@@ -50,7 +53,7 @@ container.registerAsync(Database.self, scope: .singleton) {
 }
 container.registerAsync(ImageCache.self, scope: .weak) { await ImageCache() }
 container.registerAsync(RequestContext.self, scope: .request) { await RequestContext() }
-container.registerAsync(Orders.self) {   // .transient: a new one per resolution
+container.registerAsync(Orders.self) { // .transient: a new one per resolution
     Orders(database: try await container.resolveAsync(Database.self))
 }
 // Named, like `register(_:_:)`.
@@ -58,9 +61,11 @@ container.registerAsync("staging", RemoteConfig.self, scope: .singleton) { try a
 // snippet.end
 
 // snippet.module
-let databaseModule = Module(Database.self, scope: .singleton, asyncFactory: {
-    try await Database.open(at: "shop.sqlite")
-})
+let databaseModule = Module(
+    Database.self, scope: .singleton,
+    asyncFactory: {
+        try await Database.open(at: "shop.sqlite")
+    })
 // snippet.end
 
 // snippet.unified
@@ -89,7 +94,7 @@ let databases = try await withThrowingTaskGroup(of: Database.self) { group in
     for try await database in group { databases.append(database) }
     return databases
 }
-print(databases.allSatisfy { $0 === database })   // true
+print(databases.allSatisfy { $0 === database }) // true
 // snippet.end
 
 // snippet.childTasks
@@ -114,14 +119,14 @@ container.registerAsync(Pricing.self, scope: .singleton) {
 do {
     _ = try await container.resolveAsync(Inventory.self)
 } catch {
-    print(error)   // the cycle, with its path: Inventory → Pricing → Inventory
+    print(error) // the cycle, with its path: Inventory → Pricing → Inventory
 }
 // snippet.end
 
 // snippet.cancellation
 let slow = WeaveDI.Container()
 slow.registerAsync(Catalog.self, scope: .singleton) {
-    try await Task.sleep(for: .milliseconds(100))   // throws if the building task is cancelled
+    try await Task.sleep(for: .milliseconds(100)) // throws if the building task is cancelled
     return Catalog()
 }
 let impatient = Task { try await slow.resolveAsync(Catalog.self) }
@@ -137,7 +142,7 @@ let built = try await slow.resolveAsync(Catalog.self)
 
 // snippet.mainActor
 container.registerAsync(SessionStore.self, scope: .singleton) { @MainActor in
-    SessionStore()   // runs on the main actor; a @MainActor class is Sendable, so it can leave it
+    SessionStore() // runs on the main actor; a @MainActor class is Sendable, so it can leave it
 }
 let session = try await container.resolveAsync(SessionStore.self)
 print(session.userName)

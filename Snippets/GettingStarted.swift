@@ -24,15 +24,15 @@ await WeaveDI.Container.bootstrap { container in
 // snippet.end
 
 // snippet.resolve
-let repository = WeaveDI.Container.shared.resolve(UserRepository.self)   // (any UserRepository)?
-let database = UnifiedDI.resolve(DatabaseService.self)                    // the one singleton
+let repository = WeaveDI.Container.shared.resolve(UserRepository.self) // (any UserRepository)?
+let database = UnifiedDI.resolve(DatabaseService.self) // the one singleton
 // snippet.end
 
 // snippet.wrappers
 final class ProfileViewModel {
-    @Inject var repository: (any UserRepository)?   // resolved on first read, then kept
-    @RequiredInject var database: any DatabaseService  // stops with a precise message if missing
-    @Factory var formatter: NameFormatter           // a new instance on every read
+    @Inject var repository: (any UserRepository)? // resolved on first read, then kept
+    @RequiredInject var database: any DatabaseService // stops with a precise message if missing
+    @Factory var formatter: NameFormatter // a new instance on every read
 
     func title() -> String {
         formatter.format(repository?.userNames().first ?? "nobody")

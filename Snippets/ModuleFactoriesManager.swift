@@ -51,7 +51,8 @@ struct InfrastructureModuleFactory: LayerModuleFactory {
 
     mutating func setup(for environment: Environment, config: AppConfiguration) {
         let registerModule = self.registerModule
-        let stagingDBPath = config.stagingDBPath, apiBaseURL = config.apiBaseURL
+        let stagingDBPath = config.stagingDBPath
+        let apiBaseURL = config.apiBaseURL
         definitions.append {
             registerModule.makeModule(DatabaseService.self, scope: .singleton) {
                 switch environment {
@@ -148,8 +149,10 @@ func setupApplication() async throws {
 
     let stats = manager.getRegistrationStatistics()
     print("🎯 Registered \(stats.totalModules) modules across \(stats.factories.count) factories")
-    print("   infrastructure \(stats.infrastructureModules), repositories \(stats.repositoryModules), "
-        + "use cases \(stats.useCaseModules), scoped \(stats.scopeModules), presentation \(stats.presentationModules)")
+    print(
+        "   infrastructure \(stats.infrastructureModules), repositories \(stats.repositoryModules), "
+            + "use cases \(stats.useCaseModules), scoped \(stats.scopeModules), presentation \(stats.presentationModules)"
+    )
 }
 // snippet.end
 
@@ -158,9 +161,9 @@ func describe(_ error: ModuleFactoryError) -> String {
     switch error {
     case .noModulesFound:
         return "No modules found in any factory"
-    case .duplicateModule(let typeName, _, _):   // then: first: ModuleOrigin, second: ModuleOrigin
+    case .duplicateModule(let typeName, _, _): // then: first: ModuleOrigin, second: ModuleOrigin
         return "Duplicate module registration for type: \(typeName)"
-    case .invalidConfiguration:                  // carries a detail: .invalidConfiguration(let detail)
+    case .invalidConfiguration: // carries a detail: .invalidConfiguration(let detail)
         return "Invalid factory configuration"
     case .invalidModule, .missingDependency:
         return error.description

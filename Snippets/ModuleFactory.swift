@@ -9,7 +9,10 @@ struct SQLiteDatabaseService: DatabaseService { let path: String }
 protocol Logger: Sendable { func info(_ message: String) }
 struct ConsoleLogger: Logger { func info(_ message: String) { print(message) } }
 protocol UserRepository: Sendable {}
-struct UserRepositoryImpl: UserRepository { let database: any DatabaseService; let logger: (any Logger)? }
+struct UserRepositoryImpl: UserRepository {
+    let database: any DatabaseService
+    let logger: (any Logger)?
+}
 protocol AuthRepository: Sendable {}
 struct DefaultAuthRepository: AuthRepository {}
 protocol LoginUseCase: Sendable {}
@@ -46,7 +49,7 @@ extension UseCaseModuleFactory {
             registerModule.makeUseCaseWithRepository(
                 LoginUseCase.self,
                 repositoryProtocol: AuthRepository.self,
-                repositoryFallback: DefaultAuthRepository(),   // built only if none is registered
+                repositoryFallback: DefaultAuthRepository(), // built only if none is registered
                 factory: { repository in LoginUseCaseImpl(repository: repository) }
             )
         )
@@ -120,7 +123,7 @@ asyncModules.addValue(RemoteConfiguration.self, timeout: 5, maxAttempts: 3, retr
 }
 let report = await asyncModules.registerAll()
 for failure in report.failures {
-    print("⚠️ \(failure)")   // the others are registered all the same
+    print("⚠️ \(failure)") // the others are registered all the same
 }
 // snippet.end
 

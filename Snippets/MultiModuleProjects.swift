@@ -3,7 +3,10 @@ import Foundation
 import WeaveDI
 
 // snippet.hide
-public struct User: Sendable, Decodable { public let id: String; public let name: String }
+public struct User: Sendable, Decodable {
+    public let id: String
+    public let name: String
+}
 public struct Endpoint: Sendable, Hashable {
     let path: String
     static func user(id: String) -> Endpoint { Endpoint(path: "/users/\(id)") }
@@ -27,7 +30,7 @@ public protocol APIClient: Sendable {
 
 public struct APIClientKey: InjectedKey {
     public static let liveValue: any APIClient = HTTPAPIClient()
-    public static let testValue: any APIClient = MockAPIClient()   // used under XCTest and Swift Testing
+    public static let testValue: any APIClient = MockAPIClient() // used under XCTest and Swift Testing
 }
 
 extension InjectedValues {
@@ -62,13 +65,13 @@ public protocol EventBus: Sendable {
 
 public final class InProcessEventBus: EventBus, @unchecked Sendable {
     private let lock = NSLock()
-    private var handlers: [ObjectIdentifier: [@Sendable (any Event) -> Void]] = [:]   // guarded by `lock`
+    private var handlers: [ObjectIdentifier: [@Sendable (any Event) -> Void]] = [:] // guarded by `lock`
 
     public init() {}
 
     public func publish(_ event: any Event) {
         let targets = lock.withLock { handlers[ObjectIdentifier(type(of: event))] ?? [] }
-        for handler in targets { handler(event) }   // outside the lock: a handler may publish too
+        for handler in targets { handler(event) } // outside the lock: a handler may publish too
     }
 
     public func subscribe<T: Event>(_ type: T.Type, handler: @escaping @Sendable (T) -> Void) {
@@ -116,8 +119,8 @@ struct OrderFeatureModule: FeatureModule {
 
 // snippet.loadFeatures
 let loader = try FeatureModuleLoader([OrderFeatureModule.self, UserFeatureModule.self])
-try await loader.loadAll()              // UserFeature, then OrderFeature, each exactly once
-print(await loader.loadedModules)       // ["UserFeature", "OrderFeature"]
+try await loader.loadAll() // UserFeature, then OrderFeature, each exactly once
+print(await loader.loadedModules) // ["UserFeature", "OrderFeature"]
 // snippet.end
 
 // snippet.publish

@@ -25,7 +25,7 @@ final class AccountsViewModel {
     var accounts: [Account] = []
 
     func load() {
-        guard let loader else { return }   // nil until the app registers a loader
+        guard let loader else { return } // nil until the app registers a loader
         accounts = loader.load()
     }
 }
@@ -43,7 +43,7 @@ extension Container: @retroactive AutoRegistering {
 // snippet.end
 
 // snippet.resolveKey
-let loader = Container.accountLoader()   // (any AccountLoading)?: the registered AccountLoader
+let loader = Container.accountLoader() // (any AccountLoading)?: the registered AccountLoader
 // snippet.end
 
 // snippet.hide

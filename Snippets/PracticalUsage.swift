@@ -3,19 +3,29 @@ import Foundation
 import WeaveDI
 
 // snippet.hide
-struct User: Sendable, Equatable { let id: String; let name: String; let email: String }
+struct User: Sendable, Equatable {
+    let id: String
+    let name: String
+    let email: String
+}
 protocol APIService: Sendable { func fetchUser(id: String) async throws -> User }
 struct URLSessionAPIService: APIService {
     func fetchUser(id: String) async throws -> User { User(id: id, name: "Ada", email: "ada@example.com") }
 }
-protocol CacheService: Sendable { func user(id: String) -> User?; func store(_ user: User) }
+protocol CacheService: Sendable {
+    func user(id: String) -> User?
+    func store(_ user: User)
+}
 final class MemoryCacheService: CacheService, @unchecked Sendable {
     private let lock = NSLock()
     private var users: [String: User] = [:]
     func user(id: String) -> User? { lock.withLock { users[id] } }
     func store(_ user: User) { lock.withLock { users[user.id] = user } }
 }
-protocol LoggerProtocol: Sendable { func info(_ message: String); func error(_ message: String) }
+protocol LoggerProtocol: Sendable {
+    func info(_ message: String)
+    func error(_ message: String)
+}
 struct PrintLogger: LoggerProtocol {
     func info(_ message: String) { print("info:", message) }
     func error(_ message: String) { print("error:", message) }
@@ -82,9 +92,10 @@ UnifiedDI.registerMany {
 
     // Cross-cutting concerns
     Registration(LoggerProtocol.self, default: PrintLogger())
-    Registration(AnalyticsService.self, condition: !isDebug,
-                 factory: { FirebaseAnalytics() },
-                 fallback: { NoOpAnalytics() })
+    Registration(
+        AnalyticsService.self, condition: !isDebug,
+        factory: { FirebaseAnalytics() },
+        fallback: { NoOpAnalytics() })
 }
 // snippet.end
 
@@ -101,7 +112,7 @@ let (first, second) = container.withScope(.request) {
 }
 // Within one request, one instance; the next request gets its own.
 let third = container.withScope(.request) { container.resolve(RequestContext.self) }
-print(first === second, first === third)   // true false
+print(first === second, first === third) // true false
 // snippet.end
 
 // snippet.hide

@@ -48,29 +48,29 @@ do {
 
 // snippet.required
 final class CheckoutViewModel {
-    @RequiredInject var payments: any PaymentService   // traps on first read if unregistered
+    @RequiredInject var payments: any PaymentService // traps on first read if unregistered
 }
 
 func checkout() -> any PaymentService {
-    UnifiedDI.requireResolve(PaymentService.self)    // traps if unregistered
+    UnifiedDI.requireResolve(PaymentService.self) // traps if unregistered
 }
 
 func payments(in container: WeaveDI.Container) -> any PaymentService {
-    container.requireResolve(PaymentService.self)    // the same trap, for one container
+    container.requireResolve(PaymentService.self) // the same trap, for one container
 }
 // snippet.end
 
 // snippet.factoryProperty
 final class ReceiptScreen {
-    @Factory var printer: any ReceiptPrinter      // traps on a read while unregistered
-    @Factory var scanner: (any BarcodeScanner)?   // nil while unregistered: never traps
+    @Factory var printer: any ReceiptPrinter // traps on a read while unregistered
+    @Factory var scanner: (any BarcodeScanner)? // nil while unregistered: never traps
 }
 // snippet.end
 
 // snippet.injected
 final class AccountsViewModel {
-    @Injected var loader: any AccountLoading      // traps on a read while unregistered
-    @Injected var backup: (any AccountLoading)?   // nil while unregistered: never traps
+    @Injected var loader: any AccountLoading // traps on a read while unregistered
+    @Injected var backup: (any AccountLoading)? // nil while unregistered: never traps
 }
 // snippet.end
 
@@ -83,7 +83,7 @@ extension WeaveDI.Container {
 
 func pay() -> PaymentGateway? {
     do {
-        return try WeaveDI.Container.gateway.resolveOrThrow()   // throws: Credentials is missing
+        return try WeaveDI.Container.gateway.resolveOrThrow() // throws: Credentials is missing
     } catch {
         print(error)
         return nil
@@ -91,7 +91,7 @@ func pay() -> PaymentGateway? {
 }
 
 func payOrStop() -> PaymentGateway {
-    WeaveDI.Container.gateway()   // traps: the key has no value to return
+    WeaveDI.Container.gateway() // traps: the key has no value to return
 }
 // snippet.end
 
@@ -99,7 +99,7 @@ func payOrStop() -> PaymentGateway {
 let strict = WeaveDI.Container()
 strict.duplicatePolicy = .reject
 strict.register(Logger.self) { PrintLogger() }
-strict.register(Logger.self) { PrintLogger() }   // refused: reported to onResolutionError and logged
+strict.register(Logger.self) { PrintLogger() } // refused: reported to onResolutionError and logged
 // snippet.end
 
 // snippet.scopeEnded

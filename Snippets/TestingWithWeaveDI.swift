@@ -4,7 +4,10 @@ import WeaveDI
 import WeaveDITesting
 
 // snippet.hide
-struct User: Sendable, Equatable { let id: String; let name: String }
+struct User: Sendable, Equatable {
+    let id: String
+    let name: String
+}
 protocol UserRepository: Sendable { func fetchUser(id: String) async throws -> User }
 struct MockUserRepository: UserRepository {
     func fetchUser(id: String) async throws -> User { User(id: id, name: "Test User") }
@@ -40,9 +43,10 @@ final class UserViewModel {
 
 // snippet.containerTrait
 // Each test gets a new, empty container as `Container.shared`, configured by the closure.
-@Test(.container { container in
-    container.register(UserRepository.self) { MockUserRepository() }
-})
+@Test(
+    .container { container in
+        container.register(UserRepository.self) { MockUserRepository() }
+    })
 @MainActor
 func loadsTheUser() async {
     let viewModel = UserViewModel()

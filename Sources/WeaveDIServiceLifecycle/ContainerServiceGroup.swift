@@ -1,124 +1,128 @@
 #if ServiceLifecycle
-public import Logging
-public import ServiceLifecycle
-public import UnixSignals
-public import WeaveDI
+    public import Logging
+    public import ServiceLifecycle
+    public import UnixSignals
+    public import WeaveDI
 
-/// A `ServiceGroup` of a container's singleton services, in dependency order, that disposes the
-/// container's other singletons once the group has stopped.
-///
-/// - Start: each service's `run()` is entered only after the `run()` of every service it depends on
-///   (``WeaveDI/Container/servicesInDependencyOrder(graph:)``), then `additionalServices` in the
-///   order given (an HTTP server, which uses everything, comes last).
-/// - Shutdown: on a graceful shutdown signal or ``triggerGracefulShutdown()``, the group shuts the
-///   services down in reverse order, one after the other, each after the one started after it
-///   has returned from `run()` (the `ServiceGroup` contract).
-/// - Disposal: once the group has stopped (returned or thrown), every built singleton that is
-///   `AsyncDisposable` and not a `Service` is disposed with reason `.shutdown`, newest first
-///   (``WeaveDI/Container/disposeSingletons(where:)``).
-public struct ContainerServiceGroup: Sendable {
-    /// The container's services, dependencies first.
-    public let services: [RegisteredService]
-    /// The container whose singletons are disposed after the group stops.
-    public let container: Container
-    private let group: ServiceGroup
-    private let startLog = StartLog()
-
-    /// The names of the services whose `run()` has been called so far, in the order it was
-    /// called: each after the `run()` of the services before it in ``services`` (and so after
-    /// what it depends on). The additional services come last, named by their type.
-    public var startedServices: [String] { startLog.all }
-
-    /// Resolves `container`'s singletons and builds the group.
+    /// A `ServiceGroup` of a container's singleton services, in dependency order, that disposes the
+    /// container's other singletons once the group has stopped.
     ///
-    /// Its singletons are resolved synchronously: an async-only singleton
-    /// (`registerAsync`) makes it throw ``ServiceOrderError/unresolvable(registration:underlying:)``;
-    /// build such a group with ``resolvingAsync(container:additionalServices:graph:gracefulShutdownSignals:logger:)``.
-    ///
-    /// - Parameters:
-    ///   - container: whose singleton registrations are resolved; those that are services run.
-    ///   - additionalServices: services started after the container's, in this order, and shut
-    ///     down before them (typically the HTTP server).
-    ///   - graph: the dependency graph to order by; by default the container's recorded graph.
-    ///   - gracefulShutdownSignals: signals that start a graceful shutdown (`[.sigterm, .sigint]`
-    ///     for a server).
-    ///   - logger: the group's logger.
-    /// - Throws: ``ServiceOrderError`` when the services cannot be ordered.
-    public init(
-        container: Container,
-        additionalServices: [any Service] = [],
-        graph: DependencyGraph? = nil,
-        gracefulShutdownSignals: [UnixSignal] = [],
-        logger: Logger
-    ) throws(ServiceOrderError) {
-        self.init(ordered: try container.servicesInDependencyOrder(graph: graph), container: container,
-                  additionalServices: additionalServices, gracefulShutdownSignals: gracefulShutdownSignals,
-                  logger: logger)
-    }
+    /// - Start: each service's `run()` is entered only after the `run()` of every service it depends on
+    ///   (``WeaveDI/Container/servicesInDependencyOrder(graph:)``), then `additionalServices` in the
+    ///   order given (an HTTP server, which uses everything, comes last).
+    /// - Shutdown: on a graceful shutdown signal or ``triggerGracefulShutdown()``, the group shuts the
+    ///   services down in reverse order, one after the other, each after the one started after it
+    ///   has returned from `run()` (the `ServiceGroup` contract).
+    /// - Disposal: once the group has stopped (returned or thrown), every built singleton that is
+    ///   `AsyncDisposable` and not a `Service` is disposed with reason `.shutdown`, newest first
+    ///   (``WeaveDI/Container/disposeSingletons(where:)``).
+    public struct ContainerServiceGroup: Sendable {
+        /// The container's services, dependencies first.
+        public let services: [RegisteredService]
+        /// The container whose singletons are disposed after the group stops.
+        public let container: Container
+        private let group: ServiceGroup
+        private let startLog = StartLog()
 
-    /// Resolves `container`'s singletons with `await` — async singletons
-    /// (`registerAsync`, a database pool that connects) and synchronous ones — and builds the
-    /// group, ordered as the synchronous initializer orders it
-    /// (``WeaveDI/Container/servicesInDependencyOrderAsync(graph:)``).
-    ///
-    /// - Parameters: as for ``init(container:additionalServices:graph:gracefulShutdownSignals:logger:)``.
-    /// - Throws: ``ServiceOrderError`` when a singleton cannot be built or the services cannot be
-    ///   ordered.
-    public static func resolvingAsync(
-        container: Container,
-        additionalServices: [any Service] = [],
-        graph: DependencyGraph? = nil,
-        gracefulShutdownSignals: [UnixSignal] = [],
-        logger: Logger
-    ) async throws(ServiceOrderError) -> ContainerServiceGroup {
-        ContainerServiceGroup(ordered: try await container.servicesInDependencyOrderAsync(graph: graph),
-                              container: container, additionalServices: additionalServices,
-                              gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
-    }
+        /// The names of the services whose `run()` has been called so far, in the order it was
+        /// called: each after the `run()` of the services before it in ``services`` (and so after
+        /// what it depends on). The additional services come last, named by their type.
+        public var startedServices: [String] { startLog.all }
 
-    private init(
-        ordered: [RegisteredService],
-        container: Container,
-        additionalServices: [any Service],
-        gracefulShutdownSignals: [UnixSignal],
-        logger: Logger
-    ) {
-        self.services = ordered
-        self.container = container
-        let all: [(service: any Service, name: String)] = ordered.map { ($0.service, $0.name) }
-            + additionalServices.map { ($0, "\(type(of: $0))") }
-        let configurations = OrderedStart.chain(all, log: startLog).map {
-            ServiceGroupConfiguration.ServiceConfiguration(
-                service: $0,
-                successTerminationBehavior: .gracefullyShutdownGroup,
-                failureTerminationBehavior: .cancelGroup,
-                serviceName: $0.name)
+        /// Resolves `container`'s singletons and builds the group.
+        ///
+        /// Its singletons are resolved synchronously: an async-only singleton
+        /// (`registerAsync`) makes it throw ``ServiceOrderError/unresolvable(registration:underlying:)``;
+        /// build such a group with ``resolvingAsync(container:additionalServices:graph:gracefulShutdownSignals:logger:)``.
+        ///
+        /// - Parameters:
+        ///   - container: whose singleton registrations are resolved; those that are services run.
+        ///   - additionalServices: services started after the container's, in this order, and shut
+        ///     down before them (typically the HTTP server).
+        ///   - graph: the dependency graph to order by; by default the container's recorded graph.
+        ///   - gracefulShutdownSignals: signals that start a graceful shutdown (`[.sigterm, .sigint]`
+        ///     for a server).
+        ///   - logger: the group's logger.
+        /// - Throws: ``ServiceOrderError`` when the services cannot be ordered.
+        public init(
+            container: Container,
+            additionalServices: [any Service] = [],
+            graph: DependencyGraph? = nil,
+            gracefulShutdownSignals: [UnixSignal] = [],
+            logger: Logger
+        ) throws(ServiceOrderError) {
+            self.init(
+                ordered: try container.servicesInDependencyOrder(graph: graph), container: container,
+                additionalServices: additionalServices, gracefulShutdownSignals: gracefulShutdownSignals,
+                logger: logger)
         }
-        self.group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: configurations, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
-    }
 
-    /// Runs the group until it stops, then disposes the container's singletons that are
-    /// `AsyncDisposable` and not services (newest first), also when the group throws.
-    ///
-    /// Call it once.
-    public func run() async throws {
-        do {
-            try await group.run()
-        } catch {
+        /// Resolves `container`'s singletons with `await` — async singletons
+        /// (`registerAsync`, a database pool that connects) and synchronous ones — and builds the
+        /// group, ordered as the synchronous initializer orders it
+        /// (``WeaveDI/Container/servicesInDependencyOrderAsync(graph:)``).
+        ///
+        /// - Parameters: as for ``init(container:additionalServices:graph:gracefulShutdownSignals:logger:)``.
+        /// - Throws: ``ServiceOrderError`` when a singleton cannot be built or the services cannot be
+        ///   ordered.
+        public static func resolvingAsync(
+            container: Container,
+            additionalServices: [any Service] = [],
+            graph: DependencyGraph? = nil,
+            gracefulShutdownSignals: [UnixSignal] = [],
+            logger: Logger
+        ) async throws(ServiceOrderError) -> ContainerServiceGroup {
+            ContainerServiceGroup(
+                ordered: try await container.servicesInDependencyOrderAsync(graph: graph),
+                container: container, additionalServices: additionalServices,
+                gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
+        }
+
+        private init(
+            ordered: [RegisteredService],
+            container: Container,
+            additionalServices: [any Service],
+            gracefulShutdownSignals: [UnixSignal],
+            logger: Logger
+        ) {
+            self.services = ordered
+            self.container = container
+            let all: [(service: any Service, name: String)] =
+                ordered.map { ($0.service, $0.name) }
+                + additionalServices.map { ($0, "\(type(of: $0))") }
+            let configurations = OrderedStart.chain(all, log: startLog).map {
+                ServiceGroupConfiguration.ServiceConfiguration(
+                    service: $0,
+                    successTerminationBehavior: .gracefullyShutdownGroup,
+                    failureTerminationBehavior: .cancelGroup,
+                    serviceName: $0.name)
+            }
+            self.group = ServiceGroup(
+                configuration: ServiceGroupConfiguration(
+                    services: configurations, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
+        }
+
+        /// Runs the group until it stops, then disposes the container's singletons that are
+        /// `AsyncDisposable` and not services (newest first), also when the group throws.
+        ///
+        /// Call it once.
+        public func run() async throws {
+            do {
+                try await group.run()
+            } catch {
+                await disposeNonServiceSingletons()
+                throw error
+            }
             await disposeNonServiceSingletons()
-            throw error
         }
-        await disposeNonServiceSingletons()
-    }
 
-    /// Starts a graceful shutdown: services shut down in reverse start order.
-    public func triggerGracefulShutdown() async {
-        await group.triggerGracefulShutdown()
-    }
+        /// Starts a graceful shutdown: services shut down in reverse start order.
+        public func triggerGracefulShutdown() async {
+            await group.triggerGracefulShutdown()
+        }
 
-    private func disposeNonServiceSingletons() async {
-        await container.disposeSingletons(where: { !($0 is any Service) })
+        private func disposeNonServiceSingletons() async {
+            await container.disposeSingletons(where: { !($0 is any Service) })
+        }
     }
-}
 #endif

@@ -1,63 +1,65 @@
 #if ServiceLifecycle
-import Foundation
-import ServiceLifecycle
+    import Foundation
+    import ServiceLifecycle
 
-/// The names of the services whose `run()` was called, in the order it was called.
-final class StartLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var names: [String] = []
+    /// The names of the services whose `run()` was called, in the order it was called.
+    final class StartLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [String] = []
 
-    func record(_ name: String) {
-        lock.lock()
-        names.append(name)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return names
-    }
-}
-
-/// Runs `service` only once the service before it in the group's order has entered `run()`, and
-/// tells the next one when it enters `run()` itself.
-///
-/// A `ServiceGroup` starts all its services at once, each in a child task; this wrapper turns the
-/// array order into a start order. The wrapper runs the service in the group's own child task, so
-/// the group's graceful shutdown and cancellation reach it unchanged.
-struct OrderedStart: Service, CustomStringConvertible {
-    let service: any Service
-    let name: String
-    /// Finishes when the previous service entered `run()`; `nil` for the first service.
-    let previousStarted: AsyncStream<Void>?
-    /// Told when this service enters `run()`.
-    let started: AsyncStream<Void>.Continuation
-    /// Where the call of the service's `run()` is recorded, before the next service may start.
-    let log: StartLog
-
-    var description: String { name }
-
-    func run() async throws {
-        if let previousStarted {
-            for await _ in previousStarted {}  // returns at once when the task is cancelled
-            try Task.checkCancellation()
+        func record(_ name: String) {
+            lock.lock()
+            names.append(name)
+            lock.unlock()
         }
-        log.record(name)
-        started.finish()
-        try await service.run()
+
+        var all: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return names
+        }
     }
 
-    /// Wraps `services`, in this order, so each enters `run()` after the one before it has.
-    static func chain(_ services: [(service: any Service, name: String)], log: StartLog) -> [OrderedStart] {
-        var previous: AsyncStream<Void>?
-        var wrapped: [OrderedStart] = []
-        for (service, name) in services {
-            let (stream, continuation) = AsyncStream<Void>.makeStream()
-            wrapped.append(OrderedStart(service: service, name: name, previousStarted: previous, started: continuation, log: log))
-            previous = stream
+    /// Runs `service` only once the service before it in the group's order has entered `run()`, and
+    /// tells the next one when it enters `run()` itself.
+    ///
+    /// A `ServiceGroup` starts all its services at once, each in a child task; this wrapper turns the
+    /// array order into a start order. The wrapper runs the service in the group's own child task, so
+    /// the group's graceful shutdown and cancellation reach it unchanged.
+    struct OrderedStart: Service, CustomStringConvertible {
+        let service: any Service
+        let name: String
+        /// Finishes when the previous service entered `run()`; `nil` for the first service.
+        let previousStarted: AsyncStream<Void>?
+        /// Told when this service enters `run()`.
+        let started: AsyncStream<Void>.Continuation
+        /// Where the call of the service's `run()` is recorded, before the next service may start.
+        let log: StartLog
+
+        var description: String { name }
+
+        func run() async throws {
+            if let previousStarted {
+                for await _ in previousStarted {} // returns at once when the task is cancelled
+                try Task.checkCancellation()
+            }
+            log.record(name)
+            started.finish()
+            try await service.run()
         }
-        return wrapped
+
+        /// Wraps `services`, in this order, so each enters `run()` after the one before it has.
+        static func chain(_ services: [(service: any Service, name: String)], log: StartLog) -> [OrderedStart] {
+            var previous: AsyncStream<Void>?
+            var wrapped: [OrderedStart] = []
+            for (service, name) in services {
+                let (stream, continuation) = AsyncStream<Void>.makeStream()
+                wrapped.append(
+                    OrderedStart(
+                        service: service, name: name, previousStarted: previous, started: continuation, log: log))
+                previous = stream
+            }
+            return wrapped
+        }
     }
-}
 #endif

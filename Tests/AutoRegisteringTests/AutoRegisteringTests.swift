@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WeaveDI
 
 // Seed 002's multi-module wiring: module A declares an optional key, the app fills it in.
@@ -190,7 +191,8 @@ struct AutoRegisteringTests {
                 Thread {
                     start.wait()
                     Container.withShared(container) {
-                        let ok = index.isMultiple(of: 2)
+                        let ok =
+                            index.isMultiple(of: 2)
                             ? Container.accountLoader() != nil
                             : container.resolve(AuditService.self) != nil
                         if ok { found.increment() }
@@ -225,7 +227,10 @@ struct AutoRegisteringTests {
             // Another thread resets the container in the middle of the run: what the run
             // registered so far (the loader) is cleared.
             let done = DispatchSemaphore(value: 0)
-            Thread { container.reset(); done.signal() }.start()
+            Thread {
+                container.reset()
+                done.signal()
+            }.start()
             done.wait()
         }
         #expect(container.resolve(AuditService.self) != nil)
@@ -249,10 +254,16 @@ struct AutoRegisteringTests {
         }
         let finished = DispatchGroup()
         finished.enter()
-        Thread { _ = container.resolve(ScratchPad.self); finished.leave() }.start()
+        Thread {
+            _ = container.resolve(ScratchPad.self)
+            finished.leave()
+        }.start()
         #expect(runStarted.wait(timeout: .now() + 10) == .success)
         finished.enter()
-        Thread { _ = defaults.value(for: RunWaitingKey.self); finished.leave() }.start()
+        Thread {
+            _ = defaults.value(for: RunWaitingKey.self)
+            finished.leave()
+        }.start()
         #expect(finished.wait(timeout: .now() + 10) == .success, "both threads finish")
         #expect(container.resolve(AuditService.self) != nil)
     }

@@ -24,7 +24,8 @@ import Testing
                 // Manifest lines cannot be a snippet; anything else must be one.
                 let isManifest = code.split(separator: "\n").allSatisfy {
                     let line = $0.trimmingCharacters(in: .whitespaces)
-                    return line.isEmpty || line.hasPrefix("//") || line.hasPrefix(".package(") || line.hasPrefix(".product(")
+                    return line.isEmpty || line.hasPrefix("//") || line.hasPrefix(".package(")
+                        || line.hasPrefix(".product(")
                         || line.hasPrefix(".testTarget(") || line.hasPrefix("\"") || line.hasPrefix("]")
                 }
                 #expect(isManifest, "\(name) has Swift code outside a snippet:\n\(code)")
@@ -34,7 +35,8 @@ import Testing
 
     @Test func everySnippetSliceAnArticleShowsExists() throws {
         let snippets = Self.root.appendingPathComponent("Snippets")
-        let pattern = try NSRegularExpression(pattern: #"@Snippet\(path: "WeaveDI/Snippets/([A-Za-z]+)"(?:, slice: "([A-Za-z]+)")?\)"#)
+        let pattern = try NSRegularExpression(
+            pattern: #"@Snippet\(path: "WeaveDI/Snippets/([A-Za-z]+)"(?:, slice: "([A-Za-z]+)")?\)"#)
         var references = 0
         for (name, text) in try Self.articles() {
             let range = NSRange(text.startIndex..., in: text)
@@ -46,7 +48,9 @@ import Testing
                 #expect(source != nil, "\(name) shows Snippets/\(file).swift, which does not exist")
                 if let sliceRange = Range(match.range(at: 2), in: text), let source {
                     let slice = String(text[sliceRange])
-                    #expect(source.contains("// snippet.\(slice)\n"), "\(name) shows slice '\(slice)' of \(file), which does not exist")
+                    #expect(
+                        source.contains("// snippet.\(slice)\n"),
+                        "\(name) shows slice '\(slice)' of \(file), which does not exist")
                 }
             }
         }

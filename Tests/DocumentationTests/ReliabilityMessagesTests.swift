@@ -95,21 +95,24 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = ReceiptScreen().printer
         }
-        #expect(Article.matches("Factory property of a missing type", Article.trapMessage(result?.standardErrorContent)))
+        #expect(
+            Article.matches("Factory property of a missing type", Article.trapMessage(result?.standardErrorContent)))
     }
 
     @Test func injectedPropertyOfAMissingType() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = AccountsViewModel().loader
         }
-        #expect(Article.matches("Injected property of a missing type", Article.trapMessage(result?.standardErrorContent)))
+        #expect(
+            Article.matches("Injected property of a missing type", Article.trapMessage(result?.standardErrorContent)))
     }
 
     @Test func factoryKeyWithNoValueToReturn() async throws {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = WeaveDI.Container.gateway()
         }
-        #expect(Article.matches("Factory key with no value to return", Article.trapMessage(result?.standardErrorContent)))
+        #expect(
+            Article.matches("Factory key with no value to return", Article.trapMessage(result?.standardErrorContent)))
     }
 
     /// What the article says instead of a trap: optional properties read `nil`, and the key's
@@ -148,9 +151,10 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
         container.register(RequestContext.self, scope: .request) { RequestContext() }
         let request = container.beginScope(.request)
         request.end()
-        let error = try #require(throwing {
-            try container.withScope(request) { try container.resolveOrThrow(RequestContext.self) }
-        })
+        let error = try #require(
+            throwing {
+                try container.withScope(request) { try container.resolveOrThrow(RequestContext.self) }
+            })
         #expect(Article.matches("Scope used after it ended", "\(error)"))
     }
 
@@ -167,7 +171,10 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
 
 /// The error `body` throws, or `nil`.
 private func throwing<T>(_ body: () throws -> T) -> (any Error)? {
-    do { _ = try body(); return nil } catch { return error }
+    do {
+        _ = try body()
+        return nil
+    } catch { return error }
 }
 
 /// A value set from a hook.
@@ -192,14 +199,17 @@ enum Article {
         guard let heading = text.range(of: "\n### \(title)\n") else { return nil }
         let rest = text[heading.upperBound...]
         guard let open = rest.range(of: "```text\n"),
-              let close = rest[open.upperBound...].range(of: "\n```") else { return nil }
+            let close = rest[open.upperBound...].range(of: "\n```")
+        else { return nil }
         return String(rest[open.upperBound..<close.lowerBound])
     }
 
     /// Module prefixes and `Module/File.swift:line` sites differ between the snippet and a test.
     static func normalized(_ message: String) -> String {
         message
-            .replacingOccurrences(of: #"[A-Za-z_]+/[A-Za-z_+]+\.swift:\d+"#, with: "<site>", options: .regularExpression)
+            .replacingOccurrences(
+                of: #"[A-Za-z_]+/[A-Za-z_+]+\.swift:\d+"#, with: "<site>", options: .regularExpression
+            )
             .replacingOccurrences(of: #"\b(Reliability|DocumentationTests)\."#, with: "", options: .regularExpression)
     }
 

@@ -44,15 +44,18 @@ import Testing
 
     @Test func theReadmeNamesEveryTrap() throws {
         let bullet = try #require(Self.readmeTrapBullet())
-        for api in ["`requireResolve`", "`Container`", "`UnifiedDI`", "`@RequiredInject`", "`@Factory`",
-                    "`@Injected`", "`Factory` key", "`resolveOrThrow()`", "`nil`", "`DIError`",
-                    "`UnifiedDI.onResolutionError`"] {
+        for api in [
+            "`requireResolve`", "`Container`", "`UnifiedDI`", "`@RequiredInject`", "`@Factory`",
+            "`@Injected`", "`Factory` key", "`resolveOrThrow()`", "`nil`", "`DIError`",
+            "`UnifiedDI.onResolutionError`",
+        ] {
             #expect(bullet.contains(api), "README's Reliability bullet does not mention \(api)")
         }
     }
 
     static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     /// `fatalError(`, `precondition(` and `preconditionFailure(` calls in `Sources/WeaveDI`, by file
@@ -82,7 +85,8 @@ import Testing
     static func readmeTrapBullet() -> String? {
         let url = repository.appendingPathComponent("README.md")
         guard let text = try? String(contentsOf: url, encoding: .utf8),
-              let start = text.range(of: "- **Misuse gets a message**") else { return nil }
+            let start = text.range(of: "- **Misuse gets a message**")
+        else { return nil }
         let rest = text[start.lowerBound...]
         let end = rest.dropFirst(2).range(of: #"\n(- |#)"#, options: .regularExpression)?.lowerBound ?? rest.endIndex
         return String(rest[..<end])
@@ -94,7 +98,8 @@ import Testing
 @Suite struct ArticleSiteTests {
     @Test func everySiteIsALineOfItsSlice() throws {
         let snippet = try String(
-            contentsOf: TrapInventoryTests.repository.appendingPathComponent("Snippets/Reliability.swift"), encoding: .utf8)
+            contentsOf: TrapInventoryTests.repository.appendingPathComponent("Snippets/Reliability.swift"),
+            encoding: .utf8)
         let lines = snippet.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let sections = Article.text.components(separatedBy: "\n### ").dropFirst()
         var checked = 0
@@ -108,7 +113,9 @@ import Testing
             let end = try #require(lines[start...].firstIndex(of: "// snippet.end"))
             for site in sites {
                 // `site` counts from 1.
-                #expect((start + 1...end).contains(site), "'\(title)' shows line \(site), outside slice '\(slice)' (lines \(start + 1)-\(end))")
+                #expect(
+                    (start + 1...end).contains(site),
+                    "'\(title)' shows line \(site), outside slice '\(slice)' (lines \(start + 1)-\(end))")
                 checked += 1
             }
         }

@@ -198,5 +198,5 @@ final class FetchedRemoteConfig: RemoteConfigStore {
     }
     let config = try await container.resolveAsync(RemoteConfigStore.self)
     #expect(config.values["feature"] == "on")
-    #expect(container.resolve(RemoteConfigStore.self) == nil)  // async-only: resolved with await
+    #expect(container.resolve(RemoteConfigStore.self) == nil) // async-only: resolved with await
 }

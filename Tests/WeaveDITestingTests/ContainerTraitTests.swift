@@ -1,13 +1,15 @@
 import Testing
-@testable import WeaveDI
 import WeaveDITesting
+
+@testable import WeaveDI
 
 @Suite("The .container trait")
 struct ContainerTraitTests {
-    @Test(.container { container in
-        container.register(Marker.self) { TestMarker(id: "configured") }
-        WeaveDI.Container.markerKey.register { TestMarker(id: "configured") }
-    })
+    @Test(
+        .container { container in
+            container.register(Marker.self) { TestMarker(id: "configured") }
+            WeaveDI.Container.markerKey.register { TestMarker(id: "configured") }
+        })
     func everyPathSeesTheTraitContainer() {
         #expect(WeaveDI.Container.shared !== WeaveDI.Container.processWide)
         #expect(MarkerReader().ids == ["configured", "configured", "configured", "configured"])
@@ -20,10 +22,11 @@ struct ContainerTraitTests {
         #expect(WeaveDI.Container.shared.registrations.isEmpty)
     }
 
-    @Test(.container { _ in
-        // The closure runs with the test's container bound, so UnifiedDI registers into it.
-        UnifiedDI.register(Marker.self) { TestMarker(id: "unified") }
-    })
+    @Test(
+        .container { _ in
+            // The closure runs with the test's container bound, so UnifiedDI registers into it.
+            UnifiedDI.register(Marker.self) { TestMarker(id: "unified") }
+        })
     func configureRunsBound() {
         #expect(UnifiedDI.resolve(Marker.self)?.id == "unified")
     }
@@ -35,8 +38,9 @@ struct ContainerTraitTests {
         #expect(fromChild == "inherited")
     }
 
-    @Test("parallel cases register different mocks without seeing each other",
-          .container, arguments: 0..<12)
+    @Test(
+        "parallel cases register different mocks without seeing each other",
+        .container, arguments: 0..<12)
     func parallelCases(_ index: Int) async {
         let id = "case-\(index)"
         UnifiedDI.register(Marker.self) { TestMarker(id: id) }

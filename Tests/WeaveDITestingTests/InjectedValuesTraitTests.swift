@@ -25,8 +25,9 @@ struct InjectedValuesTraitTests {
         #expect(GreetingService().greeter.greet() == "two")
     }
 
-    @Test(.container { $0.register(Marker.self) { TestMarker(id: "both") } },
-          .injectedValues { $0.greeter = FixedGreeter(text: "both") })
+    @Test(
+        .container { $0.register(Marker.self) { TestMarker(id: "both") } },
+        .injectedValues { $0.greeter = FixedGreeter(text: "both") })
     func combined() async {
         let seen = await Task { (UnifiedDI.resolve(Marker.self)?.id, GreetingService().greeter.greet()) }.value
         #expect(seen.0 == "both")

@@ -1,62 +1,66 @@
 #if canImport(XCTest)
-import WeaveDI
-import WeaveDITesting
-import XCTest
+    import WeaveDI
+    import WeaveDITesting
+    import XCTest
 
-final class WeaveDITestCaseTests: WeaveDITestCase {
-    private var seenInSetUp: String?
+    final class WeaveDITestCaseTests: WeaveDITestCase {
+        private var seenInSetUp: String?
 
-    override func registerDependencies(in container: WeaveDI.Container) {
-        container.register(Marker.self) { TestMarker(id: "xctest") }
-    }
-
-    override func overrideInjectedValues(_ values: inout InjectedValues) {
-        values.greeter = FixedGreeter(text: "xctest")
-    }
-
-    override func setUp() {
-        super.setUp()
-        seenInSetUp = UnifiedDI.resolve(Marker.self)?.id
-    }
-
-    func testEveryPathSeesTheTestContainer() {
-        XCTAssertEqual(seenInSetUp, "xctest")
-        XCTAssertTrue(WeaveDI.Container.shared === container)
-        XCTAssertEqual(MarkerReader().injected?.id, "xctest")
-        XCTAssertEqual(GreetingService().greeter.greet(), "xctest")
-    }
-
-    func testAsyncTestSeesTheTestContainer() async throws {
-        try await Task.sleep(nanoseconds: 1_000)
-        XCTAssertEqual(UnifiedDI.resolve(Marker.self)?.id, "xctest")
-        XCTAssertEqual(GreetingService().greeter.greet(), "xctest")
-    }
-
-    func testRegistrationsDoNotLeakBetweenTests1() {
-        XCTAssertNil(UnifiedDI.resolve("leftover", Marker.self))
-        UnifiedDI.register("leftover", Marker.self) { TestMarker(id: "1") }
-    }
-
-    func testRegistrationsDoNotLeakBetweenTests2() {
-        XCTAssertNil(UnifiedDI.resolve("leftover", Marker.self))
-        UnifiedDI.register("leftover", Marker.self) { TestMarker(id: "2") }
-    }
-}
-
-final class IsolatedContainerTests: XCTestCase {
-    func testWithIsolatedContainer() {
-        let id = withIsolatedContainer { $0.register(Marker.self) { TestMarker(id: "isolated") } } operation: {
-            UnifiedDI.resolve(Marker.self)?.id
+        override func registerDependencies(in container: WeaveDI.Container) {
+            container.register(Marker.self) { TestMarker(id: "xctest") }
         }
-        XCTAssertEqual(id, "isolated")
+
+        override func overrideInjectedValues(_ values: inout InjectedValues) {
+            values.greeter = FixedGreeter(text: "xctest")
+        }
+
+        override func setUp() {
+            super.setUp()
+            seenInSetUp = UnifiedDI.resolve(Marker.self)?.id
+        }
+
+        func testEveryPathSeesTheTestContainer() {
+            XCTAssertEqual(seenInSetUp, "xctest")
+            XCTAssertTrue(WeaveDI.Container.shared === container)
+            XCTAssertEqual(MarkerReader().injected?.id, "xctest")
+            XCTAssertEqual(GreetingService().greeter.greet(), "xctest")
+        }
+
+        func testAsyncTestSeesTheTestContainer() async throws {
+            try await Task.sleep(nanoseconds: 1_000)
+            XCTAssertEqual(UnifiedDI.resolve(Marker.self)?.id, "xctest")
+            XCTAssertEqual(GreetingService().greeter.greet(), "xctest")
+        }
+
+        func testRegistrationsDoNotLeakBetweenTests1() {
+            XCTAssertNil(UnifiedDI.resolve("leftover", Marker.self))
+            UnifiedDI.register("leftover", Marker.self) { TestMarker(id: "1") }
+        }
+
+        func testRegistrationsDoNotLeakBetweenTests2() {
+            XCTAssertNil(UnifiedDI.resolve("leftover", Marker.self))
+            UnifiedDI.register("leftover", Marker.self) { TestMarker(id: "2") }
+        }
     }
 
-    func testAsyncWithIsolatedContainer() async {
-        let id = await withIsolatedContainer { $0.register(Marker.self) { TestMarker(id: "async") } } operation: {
-            await Task.yield()
-            return UnifiedDI.resolve(Marker.self)?.id
+    final class IsolatedContainerTests: XCTestCase {
+        func testWithIsolatedContainer() {
+            let id = withIsolatedContainer {
+                $0.register(Marker.self) { TestMarker(id: "isolated") }
+            } operation: {
+                UnifiedDI.resolve(Marker.self)?.id
+            }
+            XCTAssertEqual(id, "isolated")
         }
-        XCTAssertEqual(id, "async")
+
+        func testAsyncWithIsolatedContainer() async {
+            let id = await withIsolatedContainer {
+                $0.register(Marker.self) { TestMarker(id: "async") }
+            } operation: {
+                await Task.yield()
+                return UnifiedDI.resolve(Marker.self)?.id
+            }
+            XCTAssertEqual(id, "async")
+        }
     }
-}
 #endif

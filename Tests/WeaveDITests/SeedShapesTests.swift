@@ -97,8 +97,10 @@ struct SeedShapesTests {
     }
 
     @Test func seedModuleRegistrationLoop() async {
-        let modules = [Module(UserStore.self) { StubUserRepository() },
-                       Module(DataStore.self) { InMemoryDataStore() }]
+        let modules = [
+            Module(UserStore.self) { StubUserRepository() },
+            Module(DataStore.self) { InMemoryDataStore() },
+        ]
         await Container.withShared(Container()) {
             await WeaveDI.Container.bootstrap { container in
                 await withTaskGroup(of: Void.self) { group in
@@ -123,9 +125,11 @@ struct SeedShapesTests {
                 if duration > 0.01 { print("⚠️ Slow DI resolution: \(serviceName) took \(duration * 1000)ms") }
             },
             UnifiedDI.onMemoryPressure { print("💾 DI Container under memory pressure") },
-            UnifiedDI.onResolutionError { serviceName, error in print("❌ DI Resolution failed: \(serviceName) - \(error)") },
+            UnifiedDI.onResolutionError { serviceName, error in
+                print("❌ DI Resolution failed: \(serviceName) - \(error)")
+            },
         ]
-        tokens.forEach { $0.cancel() }
+        for token in tokens { token.cancel() }
         // `UnifiedRegistry.shared.enableOptimization()` (seed 001) is exercised in a child process
         // by RegistrationTests: the switch is process-wide.
     }

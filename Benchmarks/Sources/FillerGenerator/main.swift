@@ -23,28 +23,30 @@ func write(_ name: String, _ text: String) throws {
     try text.write(to: output.appendingPathComponent(name), atomically: true, encoding: .utf8)
 }
 
-var types = header + """
+var types =
+    header + """
 
-    /// One of the concrete types the registration and bootstrap cases register.
-    public protocol ConcreteFiller: Sendable {
-        init()
-    }
+        /// One of the concrete types the registration and bootstrap cases register.
+        public protocol ConcreteFiller: Sendable {
+            init()
+        }
 
 
-    """
+        """
 for name in names { types += "public struct \(name): ConcreteFiller { public init() {} }\n" }
 try write("GeneratedFillerTypes.swift", types)
 
-var weave = header + """
-    import WeaveDI
+var weave =
+    header + """
+        import WeaveDI
 
-    /// Registers every concrete filler, as an app's registration code does.
-    public enum WeaveDIConcreteFillers {
-        public static let count = \(count)
+        /// Registers every concrete filler, as an app's registration code does.
+        public enum WeaveDIConcreteFillers {
+            public static let count = \(count)
 
-        public static func register(into container: Container) {
+            public static func register(into container: Container) {
 
-    """
+        """
 for index in parts.indices { weave += "        register\(index)(into: container)\n" }
 weave += """
         }
@@ -67,14 +69,15 @@ for (index, group) in parts.enumerated() {
 weave += "}\n"
 try write("GeneratedWeaveDIRegistrations.swift", weave)
 
-var swinject = header + """
-    import Swinject
+var swinject =
+    header + """
+        import Swinject
 
-    /// Registers every concrete filler, as an app's Swinject registration code does.
-    public enum SwinjectConcreteFillers {
-        public static func register(into container: Container) {
+        /// Registers every concrete filler, as an app's Swinject registration code does.
+        public enum SwinjectConcreteFillers {
+            public static func register(into container: Container) {
 
-    """
+        """
 for index in parts.indices { swinject += "        register\(index)(into: container)\n" }
 swinject += """
         }
@@ -91,10 +94,13 @@ swinject += "        return assemblies\n    }\n"
 // and inferring 20 000 closures against all of them takes the type checker a while.
 for (index, group) in parts.enumerated() {
     swinject += "\n    private static func register\(index)(into container: Container) {\n"
-    for name in group { swinject += "        container.register(\(name).self) { (_: Resolver) -> \(name) in \(name)() }\n" }
+    for name in group {
+        swinject += "        container.register(\(name).self) { (_: Resolver) -> \(name) in \(name)() }\n"
+    }
     swinject += "    }\n\n    private static func assemblies\(index)(into assemblies: inout [any Assembly]) {\n"
     for name in group {
-        swinject += "        assemblies.append(ConcreteAssembly { $0.register(\(name).self) { (_: Resolver) -> \(name) in \(name)() } })\n"
+        swinject +=
+            "        assemblies.append(ConcreteAssembly { $0.register(\(name).self) { (_: Resolver) -> \(name) in \(name)() } })\n"
     }
     swinject += "    }\n"
 }

@@ -13,6 +13,9 @@ import WeaveDI
 //   `.value` of a stored, finished `Task { await make() }` (goal: within 2×).
 // - async-transient: an async transient built by `resolveAsync`, against calling its async
 //   initializer directly (goal: within 2×).
+// - async-transient-floor: the same resolution against the async initializer called inside
+//   `TaskLocal.withValue` with a new frame object, the least any resolution path carried by the
+//   task costs per factory call (no goal: it shows where the transient row's time goes).
 // - async-waiters: 1 000 tasks resolving one async singleton whose build lasts until all of them
 //   have started asking, in nanoseconds per waiter (task start, wait, resumption), against
 //   1 000 tasks awaiting one hand-written `Task`'s value under the same condition.
@@ -21,12 +24,15 @@ import WeaveDI
 enum AsyncCaseID: String, CaseIterable, Codable, Sendable {
     case singleton = "async-singleton"
     case transient = "async-transient"
+    case transientFloor = "async-transient-floor"
     case waiters = "async-waiters"
 
     var title: String {
         switch self {
         case .singleton: return "Async singleton, built (`resolveAsync` ∣ a stored `Task`'s `.value`)"
         case .transient: return "Async transient (`resolveAsync` ∣ the async initializer)"
+        case .transientFloor:
+            return "Async transient (`resolveAsync` ∣ the async initializer inside `TaskLocal.withValue`)"
         case .waiters: return "1 000 tasks awaiting one slow async singleton build (ns per waiter)"
         }
     }
@@ -35,7 +41,7 @@ enum AsyncCaseID: String, CaseIterable, Codable, Sendable {
     var goal: (target: String, met: (Double) -> Bool)? {
         switch self {
         case .singleton, .transient: return ("≤ 2", { $0 <= 2 })
-        case .waiters: return nil
+        case .waiters, .transientFloor: return nil
         }
     }
 
@@ -48,6 +54,13 @@ enum AsyncCaseID: String, CaseIterable, Codable, Sendable {
 final class AsyncLeaf: Sendable {
     let value: Int
     init() async { value = 1 }
+}
+
+/// A link of a task-carried path, as small as one can be: what the floor row binds per call.
+final class FloorFrame: Sendable {
+    @TaskLocal static var top: FloorFrame?
+    let parent: FloorFrame?
+    init(parent: FloorFrame?) { self.parent = parent }
 }
 
 /// The singleton the waiter case builds once per batch.
@@ -92,8 +105,9 @@ enum AsyncCases {
 
     /// Sets up every contestant's loops, then times each case with its contestants interleaved.
     static func run(_ settings: Settings) async -> AsyncResults {
-        let optimized = Mode(enter: { UnifiedRegistry.shared.enableOptimization() },
-                             leave: { UnifiedRegistry.shared.disableOptimization() })
+        let optimized = Mode(
+            enter: { UnifiedRegistry.shared.enableOptimization() },
+            leave: { UnifiedRegistry.shared.disableOptimization() })
         var jobs: [AsyncJob] = []
         for id in wanted(settings) {
             jobs.append(AsyncJob(id: id, contestant: Contestants.handWritten, mode: .plain, run: await handWritten(id)))
@@ -133,12 +147,24 @@ enum AsyncCases {
                 for _ in 0..<n { blackHole(await AsyncLeaf()) }
                 return nanosecondsNow() - start
             }
+        case .transientFloor:
+            return { n in
+                let start = nanosecondsNow()
+                for _ in 0..<n {
+                    let frame = FloorFrame(parent: FloorFrame.top)
+                    blackHole(await FloorFrame.$top.withValue(frame) { await AsyncLeaf() })
+                }
+                return nanosecondsNow() - start
+            }
         case .waiters:
             return { batches in
                 let gates = (0..<batches).map { _ in BuildGate(waiters: waitersPerBuild) }
                 let start = nanosecondsNow()
                 for gate in gates {
-                    let build = Task { await gate.buildMayFinish(); return SlowService() }
+                    let build = Task {
+                        await gate.buildMayFinish()
+                        return SlowService()
+                    }
                     await withTaskGroup(of: Void.self) { group in
                         for _ in 0..<waitersPerBuild {
                             group.addTask {
@@ -165,7 +191,7 @@ enum AsyncCases {
                 for _ in 0..<n { blackHole(await resolve((any Logging).self, in: container)) }
                 return nanosecondsNow() - start
             }
-        case .transient:
+        case .transient, .transientFloor:
             let container = Container()
             container.registerAsync(AsyncLeaf.self) { await AsyncLeaf() }
             return { n in
@@ -226,7 +252,7 @@ enum AsyncCases {
         }
         for (job, n) in zip(jobs, counts) {
             job.mode.enter()
-            _ = await job.run(n)  // warm-up
+            _ = await job.run(n) // warm-up
             job.mode.leave()
         }
         var samples = Array(repeating: [Double](), count: jobs.count)
@@ -247,13 +273,14 @@ enum AsyncCases {
             job.mode.enter()
             let allocations = await countAllocations(units * job.id.operationsPerUnit) { _ = await job.run(units) }
             job.mode.leave()
-            measurements.append(Measurement(
-                medianNanoseconds: sorted[sorted.count / 2],
-                minNanoseconds: sorted[0],
-                maxNanoseconds: sorted[sorted.count - 1],
-                rounds: settings.rounds,
-                operationsPerRound: counts[index] * job.id.operationsPerUnit,
-                allocationsPerOperation: allocations))
+            measurements.append(
+                Measurement(
+                    medianNanoseconds: sorted[sorted.count / 2],
+                    minNanoseconds: sorted[0],
+                    maxNanoseconds: sorted[sorted.count - 1],
+                    rounds: settings.rounds,
+                    operationsPerRound: counts[index] * job.id.operationsPerUnit,
+                    allocationsPerOperation: allocations))
         }
         return measurements
     }
@@ -293,9 +320,10 @@ enum AsyncCases {
             guard let goal = id.goal, let hand = r.median(id, Contestants.handWritten) else { return nil }
             let plain = r.median(id, Contestants.weaveDI).map { $0 / hand }
             let optimized = r.median(id, Contestants.weaveDIOptimized).map { $0 / hand }
-            return GoalCheck(goal: "\(id == .singleton ? "Async singleton" : "Async transient"): WeaveDI ÷ hand-written",
-                             weaveDI: plain, weaveDIOptimized: optimized, target: goal.target,
-                             metByDefault: plain.map(goal.met), metOptimized: optimized.map(goal.met))
+            return GoalCheck(
+                goal: "\(id == .singleton ? "Async singleton" : "Async transient"): WeaveDI ÷ hand-written",
+                weaveDI: plain, weaveDIOptimized: optimized, target: goal.target,
+                metByDefault: plain.map(goal.met), metOptimized: optimized.map(goal.met))
         }
     }
 
@@ -307,7 +335,9 @@ enum AsyncCases {
         out += "The hand-written contestant awaits a stored, finished `Task`'s `.value` (singleton), calls the async "
         out += "initializer (transient), and has 1 000 tasks await one `Task`'s `.value` (waiters). In the waiter case "
         out += "each build of the singleton lasts until all 1 000 tasks have started asking.\n\n"
-        out += "| Case | " + contestants.joined(separator: " | ") + " | WeaveDI ÷ hand-written | Goal | met | allocations (hand-written, WeaveDI, optimized) |\n"
+        out +=
+            "| Case | " + contestants.joined(separator: " | ")
+            + " | WeaveDI ÷ hand-written | Goal | met | allocations (hand-written, WeaveDI, optimized) |\n"
         out += "|" + String(repeating: " --- |", count: contestants.count + 5) + "\n"
         for id in AsyncCaseID.allCases {
             guard let row = r.cases[id.rawValue] else { continue }
@@ -324,9 +354,10 @@ enum AsyncCases {
             } else {
                 cells += ["—", "—"]
             }
-            cells.append(contestants.map { name in
-                row[name]?.allocationsPerOperation.map(Report.format) ?? "—"
-            }.joined(separator: ", "))
+            cells.append(
+                contestants.map { name in
+                    row[name]?.allocationsPerOperation.map(Report.format) ?? "—"
+                }.joined(separator: ", "))
             out += "| " + cells.joined(separator: " | ") + " |\n"
         }
         return out
@@ -353,9 +384,9 @@ enum AsyncCases {
 final class BuildGate: @unchecked Sendable {
     private let lock = NSLock()
     private let waiters: Int
-    private var arrived = 0                                   // guarded by `lock`
-    private var open = false                                  // guarded by `lock`
-    private var held: CheckedContinuation<Void, Never>?       // guarded by `lock`
+    private var arrived = 0 // guarded by `lock`
+    private var open = false // guarded by `lock`
+    private var held: CheckedContinuation<Void, Never>? // guarded by `lock`
 
     init(waiters: Int) { self.waiters = waiters }
 

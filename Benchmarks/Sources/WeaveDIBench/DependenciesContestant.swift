@@ -10,29 +10,49 @@ enum DependenciesContestant {
     static func run(_ settings: Settings, results: inout Results) {
         let model = Model()
         _ = model.logger
-        if settings.wants(.singleton) { results.record(.singleton, name, timed { n in
-            for _ in 0..<n { blackHole(model.logger) }
-        }) }
+        if settings.wants(.singleton) {
+            results.record(
+                .singleton, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(model.logger) }
+                })
+        }
         // Its `@Dependency(\.key)` read is the counterpart of `@Injected(\.key)`.
-        if settings.wants(.injectedRead) { results.record(.injectedRead, name, timed { n in
-            for _ in 0..<n { blackHole(model.logger) }
-        }) }
-        if settings.wants(.transient) { results.record(.transient, name, timed { n in
-            for _ in 0..<n { blackHole(model.leafFactory.make()) }
-        }) }
-        if settings.wants(.chain) { results.record(.chain, name, timed { n in
-            for _ in 0..<n { blackHole(model.topFactory.make()) }
-        }) }
+        if settings.wants(.injectedRead) {
+            results.record(
+                .injectedRead, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(model.logger) }
+                })
+        }
+        if settings.wants(.transient) {
+            results.record(
+                .transient, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(model.leafFactory.make()) }
+                })
+        }
+        if settings.wants(.chain) {
+            results.record(
+                .chain, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(model.topFactory.make()) }
+                })
+        }
 
-        if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
-            if thread == 0 {
-                for _ in 0..<n { blackHole(model.threadA) }
-            } else {
-                for _ in 0..<n { blackHole(model.threadB) }
-            }
-        } sameType: { _, n in
-            for _ in 0..<n { blackHole(model.threadA) }
-        }) }
+        if settings.wantsScaling {
+            results.recordScaling(
+                name,
+                measureScaling(settings) { thread, n in
+                    if thread == 0 {
+                        for _ in 0..<n { blackHole(model.threadA) }
+                    } else {
+                        for _ in 0..<n { blackHole(model.threadB) }
+                    }
+                } sameType: { _, n in
+                    for _ in 0..<n { blackHole(model.threadA) }
+                })
+        }
     }
 }
 

@@ -3,57 +3,97 @@ enum HandWrittenContestant {
     static let name = "hand-written"
 
     static func run(_ settings: Settings, results: inout Results) {
-        if settings.wants(.singleton) { results.record(.singleton, name, timed { n in
-            for _ in 0..<n { blackHole(HandWritten.logger) }
-        }) }
+        if settings.wants(.singleton) {
+            results.record(
+                .singleton, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(HandWritten.logger) }
+                })
+        }
         let returned = HandWritten.returned
-        if settings.wants(.returnedReference) { results.record(.returnedReference, name, timed { n in
-            for _ in 0..<n { blackHole(returned.returnLogger()) }
-        }) }
-        if settings.wants(.named) { results.record(.named, name, timed { n in
-            for _ in 0..<n { blackHole(HandWritten.fileLogger) }
-        }) }
-        if settings.wants(.transient) { results.record(.transient, name, timed { n in
-            for _ in 0..<n { blackHole(Leaf()) }
-        }) }
-        if settings.wants(.chain) { results.record(.chain, name, timed { n in
-            for _ in 0..<n { blackHole(Top(middle: Middle(leaf: Leaf()))) }
-        }) }
+        if settings.wants(.returnedReference) {
+            results.record(
+                .returnedReference, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(returned.returnLogger()) }
+                })
+        }
+        if settings.wants(.named) {
+            results.record(
+                .named, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(HandWritten.fileLogger) }
+                })
+        }
+        if settings.wants(.transient) {
+            results.record(
+                .transient, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(Leaf()) }
+                })
+        }
+        if settings.wants(.chain) {
+            results.record(
+                .chain, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(Top(middle: Middle(leaf: Leaf()))) }
+                })
+        }
         // What a request handler builds without a container: the unit of work and two repositories.
-        if settings.wants(.requestScope) { results.record(.requestScope, name, timed { n in
-            for _ in 0..<n {
-                let unitOfWork = RequestUnitOfWork()
-                blackHole(unitOfWork)
-                blackHole(RequestOrders(unitOfWork: unitOfWork))
-                blackHole(RequestPayments(unitOfWork: unitOfWork))
-            }
-        }) }
+        if settings.wants(.requestScope) {
+            results.record(
+                .requestScope, name,
+                timed { n in
+                    for _ in 0..<n {
+                        let unitOfWork = RequestUnitOfWork()
+                        blackHole(unitOfWork)
+                        blackHole(RequestOrders(unitOfWork: unitOfWork))
+                        blackHole(RequestPayments(unitOfWork: unitOfWork))
+                    }
+                })
+        }
         // A stored property read: what `@Inject` after its first access should cost.
         let holder = StoredHolder()
-        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, timed { n in
-            for _ in 0..<n { blackHole(holder.logger) }
-        }) }
-        if settings.wants(.injectedRead) { results.record(.injectedRead, name, timed { n in
-            for _ in 0..<n { blackHole(HandWritten.logger) }
-        }) }
-        if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
-            if thread == 0 {
-                for _ in 0..<n { blackHole(HandWritten.threadA) }
-            } else {
-                for _ in 0..<n { blackHole(HandWritten.threadB) }
-            }
-        } sameType: { _, n in
-            for _ in 0..<n { blackHole(HandWritten.threadA) }
-        }) }
-        if settings.wantsScaling { results.recordScaling(Contestants.handWrittenReturned, measureScaling(settings) { thread, n in
-            if thread == 0 {
-                for _ in 0..<n { blackHole(returned.returnThreadA()) }
-            } else {
-                for _ in 0..<n { blackHole(returned.returnThreadB()) }
-            }
-        } sameType: { _, n in
-            for _ in 0..<n { blackHole(returned.returnThreadA()) }
-        }) }
+        if settings.wants(.injectAfterFirst) {
+            results.record(
+                .injectAfterFirst, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(holder.logger) }
+                })
+        }
+        if settings.wants(.injectedRead) {
+            results.record(
+                .injectedRead, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(HandWritten.logger) }
+                })
+        }
+        if settings.wantsScaling {
+            results.recordScaling(
+                name,
+                measureScaling(settings) { thread, n in
+                    if thread == 0 {
+                        for _ in 0..<n { blackHole(HandWritten.threadA) }
+                    } else {
+                        for _ in 0..<n { blackHole(HandWritten.threadB) }
+                    }
+                } sameType: { _, n in
+                    for _ in 0..<n { blackHole(HandWritten.threadA) }
+                })
+        }
+        if settings.wantsScaling {
+            results.recordScaling(
+                Contestants.handWrittenReturned,
+                measureScaling(settings) { thread, n in
+                    if thread == 0 {
+                        for _ in 0..<n { blackHole(returned.returnThreadA()) }
+                    } else {
+                        for _ in 0..<n { blackHole(returned.returnThreadB()) }
+                    }
+                } sameType: { _, n in
+                    for _ in 0..<n { blackHole(returned.returnThreadA()) }
+                })
+        }
     }
 }
 

@@ -2,9 +2,9 @@ import AllocationCounter
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // MARK: Keeping results alive
@@ -177,7 +177,10 @@ func measureBatch<Subject>(
     body: (Subject) -> Void
 ) -> Measurement {
     let rounds = max(3, settings.rounds / 2)
-    do { let warm = setup(); body(warm) }
+    do {
+        let warm = setup()
+        body(warm)
+    }
     var samples: [Double] = []
     var retained: [Double] = []
     for _ in 0..<rounds {

@@ -1,9 +1,9 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the numbers were measured on.
@@ -19,8 +19,9 @@ struct MachineInfo: Codable, Sendable {
         _ = getloadavg(&load, 3)
         var cpu = "unknown CPU"
         if let info = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-           let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let name = line.split(separator: ":", maxSplits: 1).last {
+            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let name = line.split(separator: ":", maxSplits: 1).last
+        {
             cpu = name.trimmingCharacters(in: .whitespaces)
         }
         return MachineInfo(

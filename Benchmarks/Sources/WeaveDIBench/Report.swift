@@ -14,37 +14,77 @@ struct GoalCheck: Codable, Sendable {
 enum Report {
     static func goals(_ r: Results) -> [GoalCheck] {
         typealias Value = (String) -> Double?
-        func ratio(_ a: @escaping Value, _ b: @escaping Value) -> Value { { name in a(name).flatMap { x in b(name).map { x / $0 } } } }
+        func ratio(_ a: @escaping Value, _ b: @escaping Value) -> Value {
+            { name in a(name).flatMap { x in b(name).map { x / $0 } } }
+        }
         func own(_ id: CaseID) -> Value { { r.median(id, $0) } }
         func peer(_ id: CaseID, _ contestant: String) -> Value { { _ in r.median(id, contestant) } }
-        func bytes(_ name: String) -> Double? { r.cases[CaseID.registration.rawValue]?[name]?.retainedBytesPerOperation }
+        func bytes(_ name: String) -> Double? {
+            r.cases[CaseID.registration.rawValue]?[name]?.retainedBytesPerOperation
+        }
         func threads(_ name: String) -> Double? { r.scaling[name]?.differentTypesRatio }
 
         let checks: [(String, Value, String, (Double) -> Bool)] = [
-            ("Singleton: Swinject ÷ WeaveDI", ratio(peer(.singleton, Contestants.swinject), own(.singleton)), "≥ 50", { $0 >= 50 }),
-            ("Singleton: swift-dependencies ÷ WeaveDI", ratio(peer(.singleton, Contestants.dependencies), own(.singleton)), "≥ 20", { $0 >= 20 }),
-            ("Singleton: WeaveDI ÷ static let", ratio(own(.singleton), peer(.singleton, Contestants.handWritten)), "≤ 8", { $0 <= 8 }),
-            ("Transient: WeaveDI ÷ initializer", ratio(own(.transient), peer(.transient, Contestants.handWritten)), "≤ 2", { $0 <= 2 }),
-            ("3-level chain: WeaveDI ÷ initializers", ratio(own(.chain), peer(.chain, Contestants.handWritten)), "≤ 2.5", { $0 <= 2.5 }),
+            (
+                "Singleton: Swinject ÷ WeaveDI", ratio(peer(.singleton, Contestants.swinject), own(.singleton)), "≥ 50",
+                { $0 >= 50 }
+            ),
+            (
+                "Singleton: swift-dependencies ÷ WeaveDI",
+                ratio(peer(.singleton, Contestants.dependencies), own(.singleton)), "≥ 20", { $0 >= 20 }
+            ),
+            (
+                "Singleton: WeaveDI ÷ static let", ratio(own(.singleton), peer(.singleton, Contestants.handWritten)),
+                "≤ 8", { $0 <= 8 }
+            ),
+            (
+                "Transient: WeaveDI ÷ initializer", ratio(own(.transient), peer(.transient, Contestants.handWritten)),
+                "≤ 2", { $0 <= 2 }
+            ),
+            (
+                "3-level chain: WeaveDI ÷ initializers", ratio(own(.chain), peer(.chain, Contestants.handWritten)),
+                "≤ 2.5", { $0 <= 2.5 }
+            ),
             ("Named ÷ unnamed", ratio(own(.named), own(.singleton)), "≤ 1.5", { $0 <= 1.5 }),
             ("Among 10 000 ÷ among 1", ratio(own(.among10k), own(.amongOne)), "≤ 1.3", { $0 <= 1.3 }),
-            ("Registration (concrete types): Swinject ÷ WeaveDI", ratio(peer(.registration, Contestants.swinject), own(.registration)), "≥ 5", { $0 >= 5 }),
+            (
+                "Registration (concrete types): Swinject ÷ WeaveDI",
+                ratio(peer(.registration, Contestants.swinject), own(.registration)), "≥ 5", { $0 >= 5 }
+            ),
             // The same from generic code, where both pay for a factory closure that captures `T`.
-            ("Registration from generic code: Swinject ÷ WeaveDI", ratio(peer(.registrationGeneric, Contestants.swinject), own(.registrationGeneric)), "≥ 5", { $0 >= 5 }),
+            (
+                "Registration from generic code: Swinject ÷ WeaveDI",
+                ratio(peer(.registrationGeneric, Contestants.swinject), own(.registrationGeneric)), "≥ 5", { $0 >= 5 }
+            ),
             ("Bytes per registration", bytes, "≤ 200", { $0 <= 200 }),
-            ("Bootstrap of 10 000 modules (ms)", { own(.bootstrap)($0).map { $0 * CaseID.bootstrap.displayScale } }, "≤ 10", { $0 <= 10 }),
+            (
+                "Bootstrap of 10 000 modules (ms)", { own(.bootstrap)($0).map { $0 * CaseID.bootstrap.displayScale } },
+                "≤ 10", { $0 <= 10 }
+            ),
             ("2 threads ÷ 1 thread throughput", threads, "≥ 1.6", { $0 >= 1.6 }),
-            ("@Inject after the first ÷ stored property read", ratio(own(.injectAfterFirst), peer(.injectAfterFirst, Contestants.handWritten)), "close to 1", { $0 <= 3 }),
+            (
+                "@Inject after the first ÷ stored property read",
+                ratio(own(.injectAfterFirst), peer(.injectAfterFirst, Contestants.handWritten)), "close to 1",
+                { $0 <= 3 }
+            ),
             // The same goal against a stored reference handed to the caller (which, unlike a
             // `let` the compiler can lend, costs a retain and a release, as any accessor does).
-            ("@Inject after the first ÷ returned stored reference", ratio(own(.injectAfterFirst), peer(.returnedReference, Contestants.handWritten)), "close to 1", { $0 <= 1.25 }),
-            ("@Dependency read ÷ @Injected(\\.key) read", ratio(peer(.injectedRead, Contestants.dependencies), own(.injectedRead)), "> 1", { $0 > 1 }),
+            (
+                "@Inject after the first ÷ returned stored reference",
+                ratio(own(.injectAfterFirst), peer(.returnedReference, Contestants.handWritten)), "close to 1",
+                { $0 <= 1.25 }
+            ),
+            (
+                "@Dependency read ÷ @Injected(\\.key) read",
+                ratio(peer(.injectedRead, Contestants.dependencies), own(.injectedRead)), "> 1", { $0 > 1 }
+            ),
         ]
         return checks.map { goal, value, target, met in
             let plain = value(Contestants.weaveDI)
             let optimized = value(Contestants.weaveDIOptimized)
-            return GoalCheck(goal: goal, weaveDI: plain, weaveDIOptimized: optimized, target: target,
-                             metByDefault: plain.map(met), metOptimized: optimized.map(met))
+            return GoalCheck(
+                goal: goal, weaveDI: plain, weaveDIOptimized: optimized, target: target,
+                metByDefault: plain.map(met), metOptimized: optimized.map(met))
         }
     }
 
@@ -75,26 +115,33 @@ enum Report {
             out += "| " + cells.joined(separator: " | ") + " |\n"
         }
 
-        out += "\nHeap allocations per operation (counted by interposing malloc; `—` = no equivalent or not countable):\n\n"
+        out +=
+            "\nHeap allocations per operation (counted by interposing malloc; `—` = no equivalent or not countable):\n\n"
         out += "| Case | " + Contestants.all.joined(separator: " | ") + " |\n"
         out += "|" + String(repeating: " --- |", count: Contestants.all.count + 1) + "\n"
         for id in CaseID.allCases {
             let row = r.cases[id.rawValue] ?? [:]
-            let cells = [id.title] + Contestants.all.map { name in
-                row[name]?.allocationsPerOperation.map { format($0) } ?? "—"
-            }
+            let cells =
+                [id.title]
+                + Contestants.all.map { name in
+                    row[name]?.allocationsPerOperation.map { format($0) } ?? "—"
+                }
             out += "| " + cells.joined(separator: " | ") + " |\n"
         }
         let registration = r.cases[CaseID.registration.rawValue] ?? [:]
-        out += "| Heap bytes kept per registration | " + Contestants.all.map { name in
-            registration[name]?.retainedBytesPerOperation.map { format($0) } ?? "—"
-        }.joined(separator: " | ") + " |\n"
+        out +=
+            "| Heap bytes kept per registration | "
+            + Contestants.all.map { name in
+                registration[name]?.retainedBytesPerOperation.map { format($0) } ?? "—"
+            }.joined(separator: " | ") + " |\n"
 
         if let closure = r.factoryClosure {
             out += "\nRegistration and bootstrap register 10 000 concrete types the way an app does (generated code, "
             out += "`register(Impl.self) { Impl() }`). The generic row registers them from one generic function, "
-            out += "whose `{ T() }` closure captures `T` and allocates (\(closure.allocationsPerOperation.map(format) ?? "—") "
-            out += "allocation, \(closure.retainedBytesPerOperation.map(format) ?? "—") bytes each, measured in this run); "
+            out +=
+                "whose `{ T() }` closure captures `T` and allocates (\(closure.allocationsPerOperation.map(format) ?? "—") "
+            out +=
+                "allocation, \(closure.retainedBytesPerOperation.map(format) ?? "—") bytes each, measured in this run); "
             out += "that row's counts exclude it, its times include it.\n"
         }
 
@@ -103,7 +150,8 @@ enum Report {
         out += "| --- | --- | --- | --- |\n"
         for name in Contestants.scalingRows {
             guard let s = r.scaling[name] else { continue }
-            out += "| \(name) | \(format(s.oneThreadNanoseconds)) | \(format(s.differentTypesRatio))× | \(format(s.sameTypeRatio))× |\n"
+            out +=
+                "| \(name) | \(format(s.oneThreadNanoseconds)) | \(format(s.differentTypesRatio))× | \(format(s.sameTypeRatio))× |\n"
         }
 
         out += "\nGoals (issue 6):\n\n"
@@ -114,9 +162,10 @@ enum Report {
             out += "| \(g.weaveDIOptimized.map(format) ?? "—") | \(mark(g.metOptimized)) |\n"
         }
         if let returned = r.median(.returnedReference, Contestants.handWritten),
-           let staticLet = r.median(.singleton, Contestants.handWritten),
-           let plain = r.median(.singleton, Contestants.weaveDI),
-           let optimized = r.median(.singleton, Contestants.weaveDIOptimized) {
+            let staticLet = r.median(.singleton, Contestants.handWritten),
+            let plain = r.median(.singleton, Contestants.weaveDI),
+            let optimized = r.median(.singleton, Contestants.weaveDIOptimized)
+        {
             out += "\nFor scale: a hand-written function returning a stored reference (a retain and a release, "
             out += "which any resolution pays and a `static let` read does not) costs \(format(returned)) ns, "
             out += "\(format(returned / staticLet))× a `static let` read; a WeaveDI singleton resolution is "

@@ -84,8 +84,9 @@ extension Results {
             job.mode.enter()
             let measurement = job.run()
             job.mode.leave()
-            record(job.id, job.contestant,
-                   job.id == .registrationGeneric ? measurement.subtracting(factoryClosure) : measurement)
+            record(
+                job.id, job.contestant,
+                job.id == .registrationGeneric ? measurement.subtracting(factoryClosure) : measurement)
         }
         batchJobs = []
     }
@@ -102,7 +103,7 @@ func measureInterleaved(_ settings: Settings, _ jobs: [TimedJob]) -> [Measuremen
     }
     for (job, n) in zip(jobs, counts) {
         job.mode.enter()
-        job.body(n)  // warm-up
+        job.body(n) // warm-up
         job.mode.leave()
     }
     var samples = Array(repeating: [Double](), count: jobs.count)

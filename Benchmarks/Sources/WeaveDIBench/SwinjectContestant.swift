@@ -8,72 +8,112 @@ enum SwinjectContestant {
     static func run(_ settings: Settings, fillers: [any Filler.Type], results: inout Results) {
         let singleton = Container()
         singleton.register((any Logging).self) { _ in ConsoleLogger() }.inObjectScope(.container)
-        if settings.wants(.singleton) { results.record(.singleton, name, timed { n in
-            for _ in 0..<n { blackHole(singleton.resolve((any Logging).self)) }
-        }) }
+        if settings.wants(.singleton) {
+            results.record(
+                .singleton, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(singleton.resolve((any Logging).self)) }
+                })
+        }
 
         let named = Container()
         named.register((any Logging).self) { _ in ConsoleLogger() }.inObjectScope(.container)
         named.register((any Logging).self, name: "file") { _ in FileLogger() }.inObjectScope(.container)
-        if settings.wants(.named) { results.record(.named, name, timed { n in
-            for _ in 0..<n { blackHole(named.resolve((any Logging).self, name: "file")) }
-        }) }
+        if settings.wants(.named) {
+            results.record(
+                .named, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(named.resolve((any Logging).self, name: "file")) }
+                })
+        }
 
         let transient = Container()
         transient.register(Leaf.self) { _ in Leaf() }.inObjectScope(.transient)
         transient.register(Middle.self) { r in Middle(leaf: r.resolve(Leaf.self)!) }.inObjectScope(.transient)
         transient.register(Top.self) { r in Top(middle: r.resolve(Middle.self)!) }.inObjectScope(.transient)
-        if settings.wants(.transient) { results.record(.transient, name, timed { n in
-            for _ in 0..<n { blackHole(transient.resolve(Leaf.self)) }
-        }) }
-        if settings.wants(.chain) { results.record(.chain, name, timed { n in
-            for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
-        }) }
+        if settings.wants(.transient) {
+            results.record(
+                .transient, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(transient.resolve(Leaf.self)) }
+                })
+        }
+        if settings.wants(.chain) {
+            results.record(
+                .chain, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
+                })
+        }
 
         let one = Container()
         one.register(NeedleService.self) { _ in NeedleService() }.inObjectScope(.container)
-        if settings.wants(.amongOne) { results.record(.amongOne, name, timed { n in
-            for _ in 0..<n { blackHole(one.resolve(NeedleService.self)) }
-        }) }
+        if settings.wants(.amongOne) {
+            results.record(
+                .amongOne, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(one.resolve(NeedleService.self)) }
+                })
+        }
         let many = Container()
         for type in fillers.dropLast() { registerFiller(type, in: many) }
         many.register(NeedleService.self) { _ in NeedleService() }.inObjectScope(.container)
-        if settings.wants(.among10k) { results.record(.among10k, name, timed { n in
-            for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
-        }) }
+        if settings.wants(.among10k) {
+            results.record(
+                .among10k, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
+                })
+        }
 
-        if settings.wants(.registration) { results.record(.registration, name, batch(settings, operations: fillers.count) {
-            Container()
-        } body: { container in
-            SwinjectConcreteFillers.register(into: container)
-        }) }
-        if settings.wants(.registrationGeneric) { results.record(.registrationGeneric, name, batch(settings, operations: fillers.count) {
-            Container()
-        } body: { container in
-            for type in fillers { registerFiller(type, in: container) }
-        }) }
+        if settings.wants(.registration) {
+            results.record(
+                .registration, name,
+                batch(settings, operations: fillers.count) {
+                    Container()
+                } body: { container in
+                    SwinjectConcreteFillers.register(into: container)
+                })
+        }
+        if settings.wants(.registrationGeneric) {
+            results.record(
+                .registrationGeneric, name,
+                batch(settings, operations: fillers.count) {
+                    Container()
+                } body: { container in
+                    for type in fillers { registerFiller(type, in: container) }
+                })
+        }
 
         // Swinject's modules are assemblies: one per type, applied by an Assembler.
-        if settings.wants(.bootstrap) { results.record(.bootstrap, name, batch(settings, operations: fillers.count) {
-            Container()
-        } body: { container in
-            _ = Assembler(SwinjectConcreteFillers.assemblies(), container: container)
-        }) }
+        if settings.wants(.bootstrap) {
+            results.record(
+                .bootstrap, name,
+                batch(settings, operations: fillers.count) {
+                    Container()
+                } body: { container in
+                    _ = Assembler(SwinjectConcreteFillers.assemblies(), container: container)
+                })
+        }
 
         // Swinject resolves concurrently only through `synchronize()`.
         let base = Container()
         base.register(ThreadServiceA.self) { _ in ThreadServiceA() }.inObjectScope(.container)
         base.register(ThreadServiceB.self) { _ in ThreadServiceB() }.inObjectScope(.container)
         let threads = UncheckedResolver(base.synchronize())
-        if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
-            if thread == 0 {
-                for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceA.self)) }
-            } else {
-                for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceB.self)) }
-            }
-        } sameType: { _, n in
-            for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceA.self)) }
-        }) }
+        if settings.wantsScaling {
+            results.recordScaling(
+                name,
+                measureScaling(settings) { thread, n in
+                    if thread == 0 {
+                        for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceA.self)) }
+                    } else {
+                        for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceB.self)) }
+                    }
+                } sameType: { _, n in
+                    for _ in 0..<n { blackHole(threads.resolver.resolve(ThreadServiceA.self)) }
+                })
+        }
     }
 
     fileprivate static func registerFiller<T: Filler>(_ type: T.Type, in container: Container) {

@@ -8,98 +8,150 @@ enum WeaveDIContestant {
         // Singleton through its protocol, in a container holding just that registration.
         let singleton = Container()
         singleton.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
-        if settings.wants(.singleton) { results.record(.singleton, name, timed { n in
-            for _ in 0..<n { blackHole(singleton.resolve((any Logging).self)) }
-        }) }
+        if settings.wants(.singleton) {
+            results.record(
+                .singleton, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(singleton.resolve((any Logging).self)) }
+                })
+        }
 
         // Named vs unnamed: the same container holds both.
         let named = Container()
         named.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
         named.register("file", (any Logging).self, scope: .singleton) { FileLogger() }
-        if settings.wants(.named) { results.record(.named, name, timed { n in
-            for _ in 0..<n { blackHole(named.resolve("file", (any Logging).self)) }
-        }) }
+        if settings.wants(.named) {
+            results.record(
+                .named, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(named.resolve("file", (any Logging).self)) }
+                })
+        }
 
         // Transient, and a chain of three transients each resolving the next.
         let transient = Container()
         transient.register(Leaf.self) { Leaf() }
         transient.register(Middle.self) { Middle(leaf: try transient.resolveOrThrow(Leaf.self)) }
         transient.register(Top.self) { Top(middle: try transient.resolveOrThrow(Middle.self)) }
-        if settings.wants(.transient) { results.record(.transient, name, timed { n in
-            for _ in 0..<n { blackHole(transient.resolve(Leaf.self)) }
-        }) }
-        if settings.wants(.chain) { results.record(.chain, name, timed { n in
-            for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
-        }) }
+        if settings.wants(.transient) {
+            results.record(
+                .transient, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(transient.resolve(Leaf.self)) }
+                })
+        }
+        if settings.wants(.chain) {
+            results.record(
+                .chain, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(transient.resolve(Top.self)) }
+                })
+        }
 
         // A request: begin a request scope, bind it, resolve three request-scoped services (the
         // two repositories resolve the unit of work, which the scope hands out once), end it.
         let server = Container()
         registerRequestScoped(in: server)
-        if settings.wants(.requestScope) { results.record(.requestScope, name, timed { n in
-            for _ in 0..<n { runRequest(in: server) }
-        }) }
+        if settings.wants(.requestScope) {
+            results.record(
+                .requestScope, name,
+                timed { n in
+                    for _ in 0..<n { runRequest(in: server) }
+                })
+        }
 
         // The same singleton among one registration and among 10 000.
         let one = Container()
         one.register(NeedleService.self, scope: .singleton) { NeedleService() }
-        if settings.wants(.amongOne) { results.record(.amongOne, name, timed { n in
-            for _ in 0..<n { blackHole(one.resolve(NeedleService.self)) }
-        }) }
+        if settings.wants(.amongOne) {
+            results.record(
+                .amongOne, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(one.resolve(NeedleService.self)) }
+                })
+        }
         let many = Container()
         for type in fillers.dropLast() { registerFiller(type, in: many) }
         many.register(NeedleService.self, scope: .singleton) { NeedleService() }
-        if settings.wants(.among10k) { results.record(.among10k, name, timed { n in
-            for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
-        }) }
+        if settings.wants(.among10k) {
+            results.record(
+                .among10k, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(many.resolve(NeedleService.self)) }
+                })
+        }
 
         // Registration: 10 000 distinct types into a fresh container per round, as an app writes
         // it (generated code, see Generated/), then from one generic function.
-        if settings.wants(.registration) { results.record(.registration, name, batch(settings, operations: WeaveDIConcreteFillers.count) {
-            Container()
-        } body: { container in
-            WeaveDIConcreteFillers.register(into: container)
-        }) }
-        if settings.wants(.registrationGeneric) { results.record(.registrationGeneric, name, batch(settings, operations: fillers.count) {
-            Container()
-        } body: { container in
-            for type in fillers { registerFiller(type, in: container) }
-        }) }
+        if settings.wants(.registration) {
+            results.record(
+                .registration, name,
+                batch(settings, operations: WeaveDIConcreteFillers.count) {
+                    Container()
+                } body: { container in
+                    WeaveDIConcreteFillers.register(into: container)
+                })
+        }
+        if settings.wants(.registrationGeneric) {
+            results.record(
+                .registrationGeneric, name,
+                batch(settings, operations: fillers.count) {
+                    Container()
+                } body: { container in
+                    for type in fillers { registerFiller(type, in: container) }
+                })
+        }
 
         // Bootstrap: make 10 000 modules (one per concrete type) and register them into a fresh
         // container.
-        if settings.wants(.bootstrap) { results.record(.bootstrap, name, batch(settings, operations: WeaveDIConcreteFillers.count) {
-            Container()
-        } body: { container in
-            for module in WeaveDIConcreteFillers.modules() { container.register(module) }
-        }) }
+        if settings.wants(.bootstrap) {
+            results.record(
+                .bootstrap, name,
+                batch(settings, operations: WeaveDIConcreteFillers.count) {
+                    Container()
+                } body: { container in
+                    for module in WeaveDIConcreteFillers.modules() { container.register(module) }
+                })
+        }
 
         // Two threads: each resolves its own singleton, then both resolve the same one.
         let threads = Container()
         threads.register(ThreadServiceA.self, scope: .singleton) { ThreadServiceA() }
         threads.register(ThreadServiceB.self, scope: .singleton) { ThreadServiceB() }
-        if settings.wantsScaling { results.recordScaling(name, measureScaling(settings) { thread, n in
-            if thread == 0 {
-                for _ in 0..<n { blackHole(threads.resolve(ThreadServiceA.self)) }
-            } else {
-                for _ in 0..<n { blackHole(threads.resolve(ThreadServiceB.self)) }
-            }
-        } sameType: { _, n in
-            for _ in 0..<n { blackHole(threads.resolve(ThreadServiceA.self)) }
-        }) }
+        if settings.wantsScaling {
+            results.recordScaling(
+                name,
+                measureScaling(settings) { thread, n in
+                    if thread == 0 {
+                        for _ in 0..<n { blackHole(threads.resolve(ThreadServiceA.self)) }
+                    } else {
+                        for _ in 0..<n { blackHole(threads.resolve(ThreadServiceB.self)) }
+                    }
+                } sameType: { _, n in
+                    for _ in 0..<n { blackHole(threads.resolve(ThreadServiceA.self)) }
+                })
+        }
 
         // Property wrappers resolve from `Container.shared`: register there.
         Container.shared.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
         let injectHolder = InjectHolder()
-        _ = injectHolder.logger  // the first access resolves; the case measures the ones after
-        if settings.wants(.injectAfterFirst) { results.record(.injectAfterFirst, name, timed { n in
-            for _ in 0..<n { blackHole(injectHolder.logger) }
-        }) }
+        _ = injectHolder.logger // the first access resolves; the case measures the ones after
+        if settings.wants(.injectAfterFirst) {
+            results.record(
+                .injectAfterFirst, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(injectHolder.logger) }
+                })
+        }
         let injectedHolder = InjectedHolder()
         _ = injectedHolder.logger
-        if settings.wants(.injectedRead) { results.record(.injectedRead, name, timed { n in
-            for _ in 0..<n { blackHole(injectedHolder.logger) }
-        }) }
+        if settings.wants(.injectedRead) {
+            results.record(
+                .injectedRead, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(injectedHolder.logger) }
+                })
+        }
     }
 
     fileprivate static func registerFiller<T: Filler>(_ type: T.Type, in container: Container) {
@@ -134,8 +186,10 @@ extension WeaveDIContestant {
 }
 
 extension WeaveDIContestant {
-    static let profiledCases = ["singleton", "named", "transient", "chain", "among-10000", "registration",
-                                "registration-generic", "inject-after-first", "injected-read", "request-scope"]
+    static let profiledCases = [
+        "singleton", "named", "transient", "chain", "among-10000", "registration",
+        "registration-generic", "inject-after-first", "injected-read", "request-scope",
+    ]
 
     /// Runs one case `iterations` times in a plain loop, for instruction-level profiling.
     static func profile(_ name: String, iterations: Int) -> Bool {

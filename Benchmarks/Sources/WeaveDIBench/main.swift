@@ -28,7 +28,9 @@ if let profiled = option("--profile") {
         exit(0)
     }
     guard WeaveDIContestant.profile(profiled, iterations: iterations) else {
-        print("Unknown case \(profiled); use one of: \((WeaveDIContestant.profiledCases + AsyncCases.profiledCases).joined(separator: ", "))")
+        print(
+            "Unknown case \(profiled); use one of: \((WeaveDIContestant.profiledCases + AsyncCases.profiledCases).joined(separator: ", "))"
+        )
         exit(2)
     }
     exit(0)
@@ -41,7 +43,8 @@ let resultsFolder = URL(fileURLWithPath: #filePath)
     .appendingPathComponent("results")
 let onlyAsync = AsyncCases.onlyAsync(settings)
 let jsonPath = option("--json") ?? resultsFolder.appendingPathComponent(onlyAsync ? "async.json" : "latest.json").path
-let markdownPath = option("--markdown") ?? resultsFolder.appendingPathComponent(onlyAsync ? "async.md" : "latest.md").path
+let markdownPath =
+    option("--markdown") ?? resultsFolder.appendingPathComponent(onlyAsync ? "async.md" : "latest.md").path
 
 func progress(_ text: String) {
     FileHandle.standardError.write(Data("\(text)\n".utf8))
@@ -59,8 +62,9 @@ HandWrittenContestant.run(settings, results: &results)
 progress("WeaveDI (default)…")
 WeaveDIContestant.run(settings, fillers: fillers, results: &results, name: Contestants.weaveDI)
 progress("WeaveDI (optimized)…")
-currentMode = Mode(enter: { UnifiedRegistry.shared.enableOptimization() },
-                   leave: { UnifiedRegistry.shared.disableOptimization() })
+currentMode = Mode(
+    enter: { UnifiedRegistry.shared.enableOptimization() },
+    leave: { UnifiedRegistry.shared.disableOptimization() })
 currentMode.enter()
 WeaveDIContestant.run(settings, fillers: fillers, results: &results, name: Contestants.weaveDIOptimized)
 currentMode.leave()
@@ -84,7 +88,8 @@ let header = """
     \(settings.rounds) rounds per case, release build, took \(Int(Date().timeIntervalSince(started))) s
     """
 let asyncMarkdown = AsyncCases.markdown(asyncResults)
-let markdown = onlyAsync
+let markdown =
+    onlyAsync
     ? header + "\n\n" + asyncMarkdown
     : Report.markdown(results, goals: goals, header: header) + (asyncMarkdown.isEmpty ? "" : "\n" + asyncMarkdown)
 print(markdown)

@@ -11,7 +11,9 @@ extension ShopApp {
     /// Prints the validation report, the dependency graph and the resolution statistics, and
     /// writes the graph as DOT to `graphFile` if there is one; throws if validation found
     /// problems, so a broken wiring fails the run.
-    static func printDiagnostics(_ arguments: Arguments, graphFile: GraphFile?, slowResolutions: SlowResolutionLog) async throws {
+    static func printDiagnostics(_ arguments: Arguments, graphFile: GraphFile?, slowResolutions: SlowResolutionLog)
+        async throws
+    {
         let container = Container.shared
         // The flow's statistics, taken before the health checks resolve every service once more.
         let statistics = container.statistics().filter { $0.resolutions > 0 || $0.misses > 0 }
@@ -19,10 +21,13 @@ extension ShopApp {
         // app's own singletons are untouched.
         let report = await container.validateAsync()
         let health = await container.checkHealth(timeout: 2)
-        progress(6, "diagnostics: \(report.isValid ? "wiring valid" : "\(report.issueCount) wiring problem(s)") "
-            + "(\(report.validatedCount) registrations, \(report.graph.edges.count) dependencies); "
-            + "health: " + health.sorted { $0.key < $1.key }.map { "\(shortName($0.key)) \($0.value)" }.joined(separator: ", ")
-            + "; \(slowResolutions.all.count) slow resolutions")
+        progress(
+            6,
+            "diagnostics: \(report.isValid ? "wiring valid" : "\(report.issueCount) wiring problem(s)") "
+                + "(\(report.validatedCount) registrations, \(report.graph.edges.count) dependencies); "
+                + "health: "
+                + health.sorted { $0.key < $1.key }.map { "\(shortName($0.key)) \($0.value)" }.joined(separator: ", ")
+                + "; \(slowResolutions.all.count) slow resolutions")
 
         print("\n== Validation report")
         print(report)

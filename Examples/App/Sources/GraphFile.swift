@@ -1,10 +1,11 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
+    import Glibc
+    private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
+    import Darwin
+    private let systemWrite = Darwin.write
 #endif
 
 /// The file `--graph-dot PATH` writes, opened when the app starts, so that a path it cannot open
@@ -27,7 +28,7 @@ final class GraphFile: @unchecked Sendable {
     /// Whether opening the file created it.
     private let created: Bool
     private let lock = NSLock()
-    private var written = false   // guarded by `lock`
+    private var written = false // guarded by `lock`
 
     init(path: String) throws(Unwritable) {
         var created = true

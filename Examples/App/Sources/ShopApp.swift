@@ -15,28 +15,40 @@ enum ShopApp {
 
         print("WeaveDI example shop (\(configuration.environment))")
         let summary = try await AppDI.bootstrap(configuration)
-        progress(1, "bootstrap: database \(displayPath(summary.databasePath)) (migrations: \(summary.migrations.joined(separator: ", "))); "
-            + "\(summary.modules.totalModules) core modules from \(summary.modules.factories.filter { $0.moduleCount > 0 }.count) factories; "
-            + "features: \(summary.features.joined(separator: " → "))")
+        progress(
+            1,
+            "bootstrap: database \(displayPath(summary.databasePath)) (migrations: \(summary.migrations.joined(separator: ", "))); "
+                + "\(summary.modules.totalModules) core modules from \(summary.modules.factories.filter { $0.moduleCount > 0 }.count) factories; "
+                + "features: \(summary.features.joined(separator: " → "))")
 
         let flow = ShopFlow()
         let (user, isNew) = try flow.signUp()
-        progress(2, "user: \(user.name) <\(user.email)> #\(user.id) (\(isNew ? "new" : "returning"), \(user.loyaltyPoints) points)")
+        progress(
+            2,
+            "user: \(user.name) <\(user.email)> #\(user.id) (\(isNew ? "new" : "returning"), \(user.loyaltyPoints) points)"
+        )
 
         let order = try await flow.order(for: user)
         let items = order.lines.map { "\($0.quantity) × \($0.sku)" }.joined(separator: ", ")
         progress(3, "order #\(order.id): \(items) = \(formatCents(order.totalCents)) (\(order.status.rawValue))")
 
         let (declined, captured) = try await flow.pay(order)
-        progress(4, "payment: card …\(declined.payment.cardLast4) \(declined.payment.status.rawValue) (\(declined.payment.declineReason ?? "")); "
-            + "card …\(captured.payment.cardLast4) \(captured.payment.status.rawValue) (\(captured.payment.reference ?? ""))")
+        progress(
+            4,
+            "payment: card …\(declined.payment.cardLast4) \(declined.payment.status.rawValue) (\(declined.payment.declineReason ?? "")); "
+                + "card …\(captured.payment.cardLast4) \(captured.payment.status.rawValue) (\(captured.payment.reference ?? ""))"
+        )
 
         let (paidOrder, rewardedUser) = try flow.reload(order, user)
         // Development and testing decorate the bus with a journal; production has none.
-        let journal = Container.shared.isRegistered(EventJournal.self) ? Container.shared.resolve(EventJournal.self) : nil
-        progress(5, "events\(journal.map { " (" + $0.entries.joined(separator: " → ") + ")" } ?? ""): order #\(order.id) is \(paidOrder?.status.rawValue ?? "missing"); "
-            + "\(user.name) has \(rewardedUser?.loyaltyPoints ?? 0) loyalty points; "
-            + "receipt: \(captured.receipt.map(displayPath) ?? "none (no receipt printer in \(configuration.environment))")")
+        let journal =
+            Container.shared.isRegistered(EventJournal.self) ? Container.shared.resolve(EventJournal.self) : nil
+        progress(
+            5,
+            "events\(journal.map { " (" + $0.entries.joined(separator: " → ") + ")" } ?? ""): order #\(order.id) is \(paidOrder?.status.rawValue ?? "missing"); "
+                + "\(user.name) has \(rewardedUser?.loyaltyPoints ?? 0) loyalty points; "
+                + "receipt: \(captured.receipt.map(displayPath) ?? "none (no receipt printer in \(configuration.environment))")"
+        )
 
         try await printDiagnostics(arguments, graphFile: graphFile, slowResolutions: slowResolutions)
 
@@ -68,7 +80,7 @@ enum ShopApp {
 /// being printed as they happen.
 final class SlowResolutionLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var entries: [(String, TimeInterval)] = []   // guarded by `lock`
+    private var entries: [(String, TimeInterval)] = [] // guarded by `lock`
 
     func record(_ name: String, _ seconds: TimeInterval) { lock.withLock { entries.append((name, seconds)) } }
     var all: [(String, TimeInterval)] { lock.withLock { entries } }

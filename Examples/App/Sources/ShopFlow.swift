@@ -16,10 +16,12 @@ struct ShopFlow {
     }
 
     func order(for user: User) async throws -> Order {
-        try await orders.placeOrder(userID: user.id, items: [
-            OrderItem(sku: "coffee-beans", quantity: 2),
-            OrderItem(sku: "mug", quantity: 1),
-        ])
+        try await orders.placeOrder(
+            userID: user.id,
+            items: [
+                OrderItem(sku: "coffee-beans", quantity: 2),
+                OrderItem(sku: "mug", quantity: 1),
+            ])
     }
 
     /// Pays with a card the gateway declines, then with one it accepts.

@@ -10,9 +10,13 @@ struct TextReceiptPrinter: ReceiptPrinting {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var lines = ["Receipt for order #\(order.id) (\(order.status.rawValue))"]
         for line in order.lines {
-            lines.append("  \(line.quantity) × \(line.sku) @ \(formatCents(line.unitPriceCents)) = \(formatCents(line.totalCents))")
+            lines.append(
+                "  \(line.quantity) × \(line.sku) @ \(formatCents(line.unitPriceCents)) = \(formatCents(line.totalCents))"
+            )
         }
-        lines.append("Total \(formatCents(order.totalCents)), card …\(payment.cardLast4), \(payment.reference ?? "no reference")")
+        lines.append(
+            "Total \(formatCents(order.totalCents)), card …\(payment.cardLast4), \(payment.reference ?? "no reference")"
+        )
         let file = directory.appendingPathComponent("order-\(order.id).txt")
         try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
         return file.path

@@ -26,7 +26,8 @@ public enum BootstrapError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .databaseUnavailable(path, underlying): return "Could not open the database at \(path): \(underlying)"
+        case .databaseUnavailable(let path, let underlying):
+            return "Could not open the database at \(path): \(underlying)"
         }
     }
 }
@@ -117,7 +118,9 @@ public enum AppDI {
     /// has opened (steps 2 and 3 of ``bootstrap(_:)``); `database` is registered as a singleton
     /// instance first if `Container.shared` has no registration of it. The HTTP server opens its
     /// database itself.
-    public static func bootstrap(_ configuration: AppConfiguration, database: AppDatabase) async throws -> BootstrapSummary {
+    public static func bootstrap(_ configuration: AppConfiguration, database: AppDatabase) async throws
+        -> BootstrapSummary
+    {
         let container = Container.shared
         if !container.isRegistered(AppDatabase.self) {
             container.register(AppDatabase.self, instance: database)

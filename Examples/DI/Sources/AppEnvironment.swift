@@ -1,5 +1,5 @@
-import Foundation
 import Database
+import Foundation
 
 /// Where the app runs; each environment gets its own module factories.
 public enum AppEnvironment: String, Sendable, CaseIterable, CustomStringConvertible {

@@ -25,7 +25,8 @@ public struct InfrastructureModuleFactory: ModuleFactory, Sendable {
             }
             definitions.append {
                 registerModule.makeDependency(EventBus.self, dependencies: [EventJournal.self], scope: .singleton) {
-                    JournalingEventBus(base: InProcessEventBus(), journal: try UnifiedDI.resolveOrThrow(EventJournal.self))
+                    JournalingEventBus(
+                        base: InProcessEventBus(), journal: try UnifiedDI.resolveOrThrow(EventJournal.self))
                 }
             }
         case .production:

@@ -15,10 +15,14 @@ public enum ManualShopRoutes {
         router.get("/orders/:id") { _, context -> OrderBody in
             let id = try ShopRoutes.orderID(context)
             let unitOfWork = ShopUnitOfWork(database: database)
-            let orders = UnitOfWorkOrderRepository(base: SQLiteOrderRepository(database: database), unitOfWork: unitOfWork)
-            let payments = UnitOfWorkPaymentRepository(base: SQLitePaymentRepository(database: database), unitOfWork: unitOfWork)
+            let orders = UnitOfWorkOrderRepository(
+                base: SQLiteOrderRepository(database: database), unitOfWork: unitOfWork)
+            let payments = UnitOfWorkPaymentRepository(
+                base: SQLitePaymentRepository(database: database), unitOfWork: unitOfWork)
             do {
-                guard let order = try orders.order(id: id) else { throw ShopError(.notFound, "No order with id \(id).") }
+                guard let order = try orders.order(id: id) else {
+                    throw ShopError(.notFound, "No order with id \(id).")
+                }
                 let body = OrderBody(order, payments: try payments.payments(orderID: id))
                 await unitOfWork.dispose(reason: .completed)
                 return body

@@ -29,7 +29,10 @@ struct UserBody: ResponseEncodable {
     let email: String
     let loyaltyPoints: Int
     init(_ user: User) {
-        id = user.id; name = user.name; email = user.email; loyaltyPoints = user.loyaltyPoints
+        id = user.id
+        name = user.name
+        email = user.email
+        loyaltyPoints = user.loyaltyPoints
     }
 }
 
@@ -42,8 +45,12 @@ struct PaymentBody: ResponseEncodable {
     let reference: String?
     let declineReason: String?
     init(_ payment: Payment) {
-        id = payment.id; amountCents = payment.amountCents; cardLast4 = payment.cardLast4
-        status = payment.status.rawValue; reference = payment.reference; declineReason = payment.declineReason
+        id = payment.id
+        amountCents = payment.amountCents
+        cardLast4 = payment.cardLast4
+        status = payment.status.rawValue
+        reference = payment.reference
+        declineReason = payment.declineReason
     }
 }
 
@@ -61,7 +68,10 @@ struct OrderBody: ResponseEncodable {
     let lines: [Line]
     let payments: [PaymentBody]
     init(_ order: Order, payments: [Payment]) {
-        id = order.id; userID = order.userID; status = order.status.rawValue; totalCents = order.totalCents
+        id = order.id
+        userID = order.userID
+        status = order.status.rawValue
+        totalCents = order.totalCents
         lines = order.lines.map { Line(sku: $0.sku, quantity: $0.quantity, unitPriceCents: $0.unitPriceCents) }
         self.payments = payments.map(PaymentBody.init)
     }

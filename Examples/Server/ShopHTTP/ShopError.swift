@@ -64,7 +64,9 @@ public struct ShopError: HTTPResponseError {
 public struct ShopErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     public init() {}
 
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+        async throws -> Response
+    {
         do {
             return try await next(request, context)
         } catch {

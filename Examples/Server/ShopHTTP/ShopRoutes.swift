@@ -52,8 +52,10 @@ public enum ShopRoutes {
             let body = try await request.decode(as: PayRequest.self, context: context)
             let payments = try context.resolve((any PaymentService).self)
             let outcome = try await payments.pay(orderID: id, cardNumber: body.cardNumber)
-            return EditedResponse(status: outcome.payment.status == .captured ? .created : .init(code: 402, reasonPhrase: "Payment Required"),
-                                  response: PaymentBody(outcome.payment))
+            return EditedResponse(
+                status: outcome.payment.status == .captured
+                    ? .created : .init(code: 402, reasonPhrase: "Payment Required"),
+                response: PaymentBody(outcome.payment))
         }
         router.get("/orders/:id") { _, context -> OrderBody in
             let id = try orderID(context)
@@ -73,8 +75,9 @@ public enum ShopRoutes {
             let allow = methods.map(\.rawValue).joined(separator: ", ")
             for method in all where !methods.contains(method) {
                 router.on(path, method: method) { request, _ -> Response in
-                    throw ShopError(.methodNotAllowed, "\(request.method.rawValue) is not allowed here; use \(allow).",
-                                    headers: [.allow: allow])
+                    throw ShopError(
+                        .methodNotAllowed, "\(request.method.rawValue) is not allowed here; use \(allow).",
+                        headers: [.allow: allow])
                 }
             }
         }

@@ -17,6 +17,8 @@ public final class ShopStatsService: Service {
         log("service started: ShopStatsService")
         try? await gracefulShutdown()
         let counts = try databaseService.database.rowCounts()
-        log("service stopped: ShopStatsService (\(counts.users) users, \(counts.orders) orders, \(counts.payments) payments)")
+        log(
+            "service stopped: ShopStatsService (\(counts.users) users, \(counts.orders) orders, \(counts.payments) payments)"
+        )
     }
 }

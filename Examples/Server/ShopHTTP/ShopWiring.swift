@@ -16,16 +16,19 @@ public enum ShopWiring {
             ShopUnitOfWork(database: try container.resolveOrThrow(AppDatabase.self))
         }
         container.register((any UserRepository).self, scope: .request) {
-            UnitOfWorkUserRepository(base: SQLiteUserRepository(database: try container.resolveOrThrow(AppDatabase.self)),
-                                     unitOfWork: try container.resolveOrThrow(ShopUnitOfWork.self))
+            UnitOfWorkUserRepository(
+                base: SQLiteUserRepository(database: try container.resolveOrThrow(AppDatabase.self)),
+                unitOfWork: try container.resolveOrThrow(ShopUnitOfWork.self))
         }
         container.register((any OrderRepository).self, scope: .request) {
-            UnitOfWorkOrderRepository(base: SQLiteOrderRepository(database: try container.resolveOrThrow(AppDatabase.self)),
-                                      unitOfWork: try container.resolveOrThrow(ShopUnitOfWork.self))
+            UnitOfWorkOrderRepository(
+                base: SQLiteOrderRepository(database: try container.resolveOrThrow(AppDatabase.self)),
+                unitOfWork: try container.resolveOrThrow(ShopUnitOfWork.self))
         }
         container.register((any PaymentRepository).self, scope: .request) {
-            UnitOfWorkPaymentRepository(base: SQLitePaymentRepository(database: try container.resolveOrThrow(AppDatabase.self)),
-                                        unitOfWork: try container.resolveOrThrow(ShopUnitOfWork.self))
+            UnitOfWorkPaymentRepository(
+                base: SQLitePaymentRepository(database: try container.resolveOrThrow(AppDatabase.self)),
+                unitOfWork: try container.resolveOrThrow(ShopUnitOfWork.self))
         }
         container.register(ShopDatabaseService.self, scope: .singleton) {
             ShopDatabaseService(database: try container.resolveOrThrow(AppDatabase.self), log: log)

@@ -51,10 +51,13 @@ struct UnitOfWorkPaymentRepository: PaymentRepository {
     let base: SQLitePaymentRepository
     let unitOfWork: ShopUnitOfWork
 
-    func insert(orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
-                reference: String?, declineReason: String?) throws -> Payment {
-        let payment = try base.insert(orderID: orderID, amountCents: amountCents, cardLast4: cardLast4,
-                                      status: status, reference: reference, declineReason: declineReason)
+    func insert(
+        orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
+        reference: String?, declineReason: String?
+    ) throws -> Payment {
+        let payment = try base.insert(
+            orderID: orderID, amountCents: amountCents, cardLast4: cardLast4,
+            status: status, reference: reference, declineReason: declineReason)
         unitOfWork.recordUndo(.deletePayment(id: payment.id))
         return payment
     }

@@ -24,7 +24,9 @@ struct ServerArguments {
             guard let value = rest.popFirst() else { throw Invalid(description: "\(flag) needs a value") }
             switch flag {
             case "--port":
-                guard let port = Int(value), (0...65535).contains(port) else { throw Invalid(description: "bad port \(value)") }
+                guard let port = Int(value), (0...65535).contains(port) else {
+                    throw Invalid(description: "bad port \(value)")
+                }
                 self.port = port
             case "--database": databasePath = value
             case "--wiring":

@@ -35,31 +35,37 @@ do {
         // The database is opened (and migrated) here, with `await`, and registered as an instance:
         // the service-lifecycle integration and the routes resolve it synchronously.
         let database = try await AppDatabase.open(at: arguments.databasePath)
-        _ = try await AppDI.bootstrap(AppConfiguration(environment: .production, databasePath: arguments.databasePath),
-                                      database: database)
+        _ = try await AppDI.bootstrap(
+            AppConfiguration(environment: .production, databasePath: arguments.databasePath),
+            database: database)
         ShopWiring.register(in: Container.shared, log: log)
-        let app = Application(router: ShopRoutes.router(container: .shared, bindsSharedContainer: false),
-                              configuration: .init(address: address, serverName: "ShopServer"),
-                              onServerRunning: { announce(port: $0.localAddress?.port) }, logger: logger)
+        let app = Application(
+            router: ShopRoutes.router(container: .shared, bindsSharedContainer: false),
+            configuration: .init(address: address, serverName: "ShopServer"),
+            onServerRunning: { announce(port: $0.localAddress?.port) }, logger: logger)
         // Services in the order of the dependency graph; SIGTERM / SIGINT shut them down in reverse.
-        let group = try ContainerServiceGroup(container: .shared, additionalServices: [app],
-                                              gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = try ContainerServiceGroup(
+            container: .shared, additionalServices: [app],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         log("services (start order): \(group.services.map(\.description).joined(separator: "; "))")
         try await group.run()
     case .manual:
         let database = try AppDatabase.open(at: arguments.databasePath)
         let databaseService = ShopDatabaseService(database: database, log: log)
         let stats = ShopStatsService(databaseService: databaseService, log: log)
-        let app = Application(router: ManualShopRoutes.router(database: database),
-                              configuration: .init(address: address, serverName: "ShopServer"),
-                              onServerRunning: { announce(port: $0.localAddress?.port) }, logger: logger)
+        let app = Application(
+            router: ManualShopRoutes.router(database: database),
+            configuration: .init(address: address, serverName: "ShopServer"),
+            onServerRunning: { announce(port: $0.localAddress?.port) }, logger: logger)
         // The same services, ordered by hand: the database first, the server last.
         let services: [any Service] = [databaseService, stats, app]
         let configurations = services.map {
-            ServiceGroupConfiguration.ServiceConfiguration(service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
+            ServiceGroupConfiguration.ServiceConfiguration(
+                service: $0, successTerminationBehavior: .gracefullyShutdownGroup)
         }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: configurations, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: configurations, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }
     log("ShopServer stopped")

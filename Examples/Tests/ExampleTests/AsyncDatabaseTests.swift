@@ -54,7 +54,7 @@ struct AsyncDatabaseTests {
         let report = await container.validateAsync()
 
         #expect(report.isValid, "\(report)")
-        #expect(await builds.count == 2)   // the sandbox ran the factory once more
+        #expect(await builds.count == 2) // the sandbox ran the factory once more
         #expect(try await container.resolveAsync(AppDatabase.self) === database)
     }
 
@@ -71,10 +71,12 @@ struct AsyncDatabaseTests {
 
     @Test func aFailedOpenIsRetriedThenReported() async throws {
         // A path under a regular file: its directory can never be created.
-        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("weavedi-blocker-\(UUID().uuidString)")
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "weavedi-blocker-\(UUID().uuidString)")
         try Data().write(to: blocker)
         defer { try? FileManager.default.removeItem(at: blocker) }
-        let configuration = AppConfiguration(environment: .production, databasePath: blocker.appendingPathComponent("shop.sqlite").path)
+        let configuration = AppConfiguration(
+            environment: .production, databasePath: blocker.appendingPathComponent("shop.sqlite").path)
         let attempts = Builds()
         AppDI.registerDatabase(configuration, into: WeaveDI.Container.shared) { configuration in
             await attempts.record()

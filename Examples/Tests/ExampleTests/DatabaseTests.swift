@@ -17,7 +17,8 @@ struct DatabaseTests {
     }
 
     @Test func reopeningAFileKeepsItsRowsAndMigrations() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weavedi-reopen-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "weavedi-reopen-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("nested/shop.sqlite").path
 
@@ -44,7 +45,10 @@ struct DatabaseTests {
         let database = try AppDatabase.temporary()
         let user = try SQLiteUserRepository(database: database).insert(name: "Ada", email: "ada@example.com")
         let orders = SQLiteOrderRepository(database: database)
-        let lines = [OrderLine(sku: "mug", quantity: 2, unitPriceCents: 1_200), OrderLine(sku: "tea", quantity: 1, unitPriceCents: 300)]
+        let lines = [
+            OrderLine(sku: "mug", quantity: 2, unitPriceCents: 1_200),
+            OrderLine(sku: "tea", quantity: 1, unitPriceCents: 300),
+        ]
 
         let order = try orders.insert(userID: user.id, lines: lines)
         _ = try orders.updateStatus(orderID: order.id, to: .paid)
@@ -74,10 +78,12 @@ struct DatabaseTests {
             userID: user.id, lines: [OrderLine(sku: "mug", quantity: 1, unitPriceCents: 1_200)])
         let payments = SQLitePaymentRepository(database: database)
 
-        _ = try payments.insert(orderID: order.id, amountCents: 1_200, cardLast4: "0002", status: .declined,
-                                reference: nil, declineReason: "card declined")
-        _ = try payments.insert(orderID: order.id, amountCents: 1_200, cardLast4: "4242", status: .captured,
-                                reference: "AUTH", declineReason: nil)
+        _ = try payments.insert(
+            orderID: order.id, amountCents: 1_200, cardLast4: "0002", status: .declined,
+            reference: nil, declineReason: "card declined")
+        _ = try payments.insert(
+            orderID: order.id, amountCents: 1_200, cardLast4: "4242", status: .captured,
+            reference: "AUTH", declineReason: nil)
 
         let stored = try payments.payments(orderID: order.id)
         #expect(stored.map(\.status) == [.declined, .captured])

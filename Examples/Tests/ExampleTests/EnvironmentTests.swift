@@ -1,6 +1,6 @@
 import DI
-import Foundation
 import Database
+import Foundation
 import SharedModels
 import Testing
 import WeaveDI
@@ -26,9 +26,11 @@ struct EnvironmentTests {
     }
 
     @Test func productionWiringRunsTheFlowWithAPlainBus() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weavedi-prod-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "weavedi-prod-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let configuration = AppConfiguration(environment: .production, databasePath: directory.appendingPathComponent("shop.sqlite").path)
+        let configuration = AppConfiguration(
+            environment: .production, databasePath: directory.appendingPathComponent("shop.sqlite").path)
 
         let summary = try await AppDI.bootstrap(configuration)
 
@@ -40,7 +42,8 @@ struct EnvironmentTests {
 
     @Test func theManagerRefusesToRegisterTheSameModulesTwice() async throws {
         let app = try await TestApp.bootstrap()
-        var manager = AppDI.makeManager(for: AppConfiguration(environment: .testing), database: try await app.database())
+        var manager = AppDI.makeManager(
+            for: AppConfiguration(environment: .testing), database: try await app.database())
         manager.add(InfrastructureModuleFactory.testingDuplicate(), layer: .infrastructure, name: "Duplicate")
         await #expect(throws: ModuleFactoryError.self) {
             try await manager.registerAll(to: WeaveDI.Container.shared)

@@ -9,7 +9,7 @@ struct EventBusTests {
 
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()
-        private var count = 0   // guarded by `lock`
+        private var count = 0 // guarded by `lock`
         func increment() { lock.withLock { count += 1 } }
         var value: Int { lock.withLock { count } }
     }
@@ -105,7 +105,7 @@ struct EventBusTests {
 /// A thread-safe list of strings for assertions.
 final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [String] = []   // guarded by `lock`
+    private var items: [String] = [] // guarded by `lock`
     func append(_ item: String) { lock.withLock { items.append(item) } }
     var entries: [String] { lock.withLock { items } }
 }

@@ -15,9 +15,9 @@ struct GraphDotOptionTests {
     /// The directory holding the built products (the test bundle's, where `App` is built too).
     static var productsDirectory: URL {
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent()
-        }
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent()
+            }
         #endif
         return Bundle.main.bundleURL
     }
@@ -25,8 +25,9 @@ struct GraphDotOptionTests {
     /// Runs `App` with `arguments`, its output going to files (a pipe could fill up and block it).
     static func runApp(_ arguments: [String], in directory: URL) throws -> Run {
         let executable = productsDirectory.appendingPathComponent("App")
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path),
-                     "no App executable at \(executable.path): build it with `swift build --package-path Examples`")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: executable.path),
+            "no App executable at \(executable.path): build it with `swift build --package-path Examples`")
         let outURL = directory.appendingPathComponent("stdout.txt")
         let errURL = directory.appendingPathComponent("stderr.txt")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
@@ -39,13 +40,15 @@ struct GraphDotOptionTests {
         process.standardError = try FileHandle(forWritingTo: errURL)
         try process.run()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus,
-                   stdout: try String(contentsOf: outURL, encoding: .utf8),
-                   stderr: try String(contentsOf: errURL, encoding: .utf8))
+        return Run(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: outURL, encoding: .utf8),
+            stderr: try String(contentsOf: errURL, encoding: .utf8))
     }
 
     static func makeDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("weavedi-graph-dot-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "weavedi-graph-dot-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
     }
@@ -55,7 +58,8 @@ struct GraphDotOptionTests {
     func anUnwritablePathStopsTheAppBeforeItDoesAnything(path: String, reason: String) throws {
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("folder"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("folder"), withIntermediateDirectories: false)
         let database = directory.appendingPathComponent("data/shop.sqlite")
 
         let run = try Self.runApp(["--database", database.path, "--graph-dot", path], in: directory)

@@ -21,7 +21,8 @@ struct ReceiptPrinterTests {
         WeaveDI.Container.receiptPrinter.register { printer }
 
         let user = try app.resolve(UserService.self).signUp(name: "Margaret", email: "margaret@example.com").user
-        let order = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "mug", quantity: 1)])
+        let order = try await app.resolve(OrderService.self).placeOrder(
+            userID: user.id, items: [OrderItem(sku: "mug", quantity: 1)])
         let outcome = try await app.resolve(PaymentService.self).pay(orderID: order.id, cardNumber: "4242")
 
         #expect(outcome.receipt == "memory:order-\(order.id)")
@@ -38,7 +39,8 @@ struct ReceiptPrinterTests {
         WeaveDI.Container.receiptPrinter.register { printer }
 
         let user = try app.resolve(UserService.self).signUp(name: "Donald", email: "donald@example.com").user
-        let order = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "mug", quantity: 1)])
+        let order = try await app.resolve(OrderService.self).placeOrder(
+            userID: user.id, items: [OrderItem(sku: "mug", quantity: 1)])
         let outcome = try await app.resolve(PaymentService.self).pay(orderID: order.id, cardNumber: "0002")
 
         #expect(outcome.receipt == nil)

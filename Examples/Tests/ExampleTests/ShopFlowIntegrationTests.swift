@@ -31,7 +31,7 @@ struct ShopFlowIntegrationTests {
 
         let outcome = try await payments.pay(orderID: order.id, cardNumber: "4242424242424242")
         #expect(outcome.payment.status == .captured)
-        #expect(outcome.receipt == nil)   // the testing environment has no receipt printer
+        #expect(outcome.receipt == nil) // the testing environment has no receipt printer
 
         // The events crossed the feature boundaries: the order feature marked the order paid and
         // the user feature awarded points.
@@ -46,7 +46,8 @@ struct ShopFlowIntegrationTests {
     @Test func aDeclinedPaymentIsStoredAndLeavesTheOrderPending() async throws {
         let app = try await TestApp.bootstrap()
         let user = try app.resolve(UserService.self).signUp(name: "Alan", email: "alan@example.com").user
-        let order = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "mug", quantity: 1)])
+        let order = try await app.resolve(OrderService.self).placeOrder(
+            userID: user.id, items: [OrderItem(sku: "mug", quantity: 1)])
 
         let outcome = try await app.resolve(PaymentService.self).pay(orderID: order.id, cardNumber: "4000000000000002")
 
@@ -70,7 +71,8 @@ struct ShopFlowIntegrationTests {
         let outcome = try await withInjectedValues { values in
             values.apiClient = mock
         } operation: {
-            let order = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "tea", quantity: 3)])
+            let order = try await app.resolve(OrderService.self).placeOrder(
+                userID: user.id, items: [OrderItem(sku: "tea", quantity: 3)])
             #expect(order.totalCents == 900)
             return try await app.resolve(PaymentService.self).pay(orderID: order.id, cardNumber: "4242")
         }
@@ -79,7 +81,8 @@ struct ShopFlowIntegrationTests {
         #expect(mock.sentRequests == ["GET /catalog/items/tea", "POST /payments/authorize"])
         // Outside the block the default (test) client is back: "tea" is not in its catalog.
         await #expect(throws: APIError.self) {
-            _ = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "tea", quantity: 1)])
+            _ = try await app.resolve(OrderService.self).placeOrder(
+                userID: user.id, items: [OrderItem(sku: "tea", quantity: 1)])
         }
     }
 
@@ -89,8 +92,11 @@ struct ShopFlowIntegrationTests {
         var strict = ShopBackend.standard
         strict.spendingLimitCents = 5_000
 
-        let outcome = try await withInjectedValues { $0.apiClient = InProcessAPIClient(backend: strict) } operation: {
-            let order = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "grinder", quantity: 1)])
+        let outcome = try await withInjectedValues {
+            $0.apiClient = InProcessAPIClient(backend: strict)
+        } operation: {
+            let order = try await app.resolve(OrderService.self).placeOrder(
+                userID: user.id, items: [OrderItem(sku: "grinder", quantity: 1)])
             return try await app.resolve(PaymentService.self).pay(orderID: order.id, cardNumber: "4242")
         }
 
@@ -103,8 +109,11 @@ struct ShopFlowIntegrationTests {
         let app = try await TestApp.bootstrap()
         let user = try app.resolve(UserService.self).signUp(name: "Ken", email: "ken@example.com").user
 
-        await #expect(throws: APIError.status(404, message: "no catalog item 'teapot'", endpoint: "GET /catalog/items/teapot")) {
-            _ = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "teapot", quantity: 1)])
+        await #expect(
+            throws: APIError.status(404, message: "no catalog item 'teapot'", endpoint: "GET /catalog/items/teapot")
+        ) {
+            _ = try await app.resolve(OrderService.self).placeOrder(
+                userID: user.id, items: [OrderItem(sku: "teapot", quantity: 1)])
         }
         #expect(try await app.database().rowCounts().orders == 0)
         #expect(try app.journal == ["UserRegistered"])
@@ -116,7 +125,8 @@ struct ShopFlowIntegrationTests {
             _ = try app.resolve(UserService.self).signUp(name: "Nobody", email: "nobody")
         }
         await #expect(throws: OrderFeatureError.unknownUser(42)) {
-            _ = try await app.resolve(OrderService.self).placeOrder(userID: 42, items: [OrderItem(sku: "mug", quantity: 1)])
+            _ = try await app.resolve(OrderService.self).placeOrder(
+                userID: 42, items: [OrderItem(sku: "mug", quantity: 1)])
         }
         await #expect(throws: PaymentFeatureError.unknownOrder(7)) {
             _ = try await app.resolve(PaymentService.self).pay(orderID: 7, cardNumber: "4242")
@@ -126,7 +136,8 @@ struct ShopFlowIntegrationTests {
     @Test func aPaidOrderCannotBePaidAgain() async throws {
         let app = try await TestApp.bootstrap()
         let user = try app.resolve(UserService.self).signUp(name: "Linus", email: "linus@example.com").user
-        let order = try await app.resolve(OrderService.self).placeOrder(userID: user.id, items: [OrderItem(sku: "mug", quantity: 2)])
+        let order = try await app.resolve(OrderService.self).placeOrder(
+            userID: user.id, items: [OrderItem(sku: "mug", quantity: 2)])
         _ = try await app.resolve(PaymentService.self).pay(orderID: order.id, cardNumber: "4242")
 
         await #expect(throws: PaymentFeatureError.notPayable(orderID: order.id, status: .paid)) {
@@ -152,7 +163,9 @@ struct ShopFlowIntegrationTests {
                 group.addTask {
                     try await WeaveDI.Container.withShared(WeaveDI.Container()) {
                         let app = try await TestApp.bootstrap()
-                        let user = try app.resolve(UserService.self).signUp(name: "User \(index)", email: "u\(index)@example.com").user
+                        let user = try app.resolve(UserService.self).signUp(
+                            name: "User \(index)", email: "u\(index)@example.com"
+                        ).user
                         let order = try await app.resolve(OrderService.self).placeOrder(
                             userID: user.id, items: [OrderItem(sku: "mug", quantity: index + 1)])
                         return (order.id, try await app.database().rowCounts().users)

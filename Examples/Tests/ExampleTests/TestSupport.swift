@@ -29,7 +29,7 @@ struct TestApp {
 final class MockAPIClient: APIClient, @unchecked Sendable {
     private let lock = NSLock()
     private var responses: [String: Data]
-    private var requests: [String] = []   // guarded by `lock`
+    private var requests: [String] = [] // guarded by `lock`
 
     init(responses: [String: any Encodable] = [:]) {
         self.responses = responses.compactMapValues { try? JSONEncoder().encode($0) }
@@ -40,7 +40,9 @@ final class MockAPIClient: APIClient, @unchecked Sendable {
             requests.append(endpoint.description)
             return responses[endpoint.description]
         }
-        guard let body else { throw APIError.status(404, message: "no canned response", endpoint: endpoint.description) }
+        guard let body else {
+            throw APIError.status(404, message: "no canned response", endpoint: endpoint.description)
+        }
         return try JSONDecoder().decode(T.self, from: body)
     }
 
@@ -50,7 +52,7 @@ final class MockAPIClient: APIClient, @unchecked Sendable {
 /// A receipt printer that remembers what it printed.
 final class RecordingReceiptPrinter: ReceiptPrinting, @unchecked Sendable {
     private let lock = NSLock()
-    private var printed: [(Order, Payment)] = []   // guarded by `lock`
+    private var printed: [(Order, Payment)] = [] // guarded by `lock`
 
     func printReceipt(for order: Order, payment: Payment) throws -> String {
         lock.withLock { printed.append((order, payment)) }

@@ -1,5 +1,5 @@
-import Database
 import DI
+import Database
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -18,11 +18,13 @@ struct TestShop {
     static func make(container: Container) async throws -> TestShop {
         // The server's services resolve the database synchronously, so it is opened here (with
         // `await`) and registered as an instance, as ShopServer's main does.
-        _ = try await AppDI.bootstrap(AppConfiguration(environment: .testing), database: try await AppDatabase.temporary())
+        _ = try await AppDI.bootstrap(
+            AppConfiguration(environment: .testing), database: try await AppDatabase.temporary())
         let log = ServiceLog()
         ShopWiring.register(in: container, log: { log.append($0) })
-        return TestShop(container: container,
-                        router: ShopRoutes.router(container: container, bindsSharedContainer: true), log: log)
+        return TestShop(
+            container: container,
+            router: ShopRoutes.router(container: container, bindsSharedContainer: true), log: log)
     }
 
     func application() -> some ApplicationProtocol {

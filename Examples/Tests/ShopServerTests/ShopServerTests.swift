@@ -25,25 +25,32 @@ struct ShopServerTests {
         try await Container.withShared(container) {
             let shop = try await TestShop.make(container: container)
             try await shop.application().test(.live) { client in
-                let signUp = try await client.execute(uri: "/users", method: .post,
-                                                      body: jsonBody(#"{"name":"Ada","email":"ada@example.com"}"#))
+                let signUp = try await client.execute(
+                    uri: "/users", method: .post,
+                    body: jsonBody(#"{"name":"Ada","email":"ada@example.com"}"#))
                 #expect(signUp.status == .created)
                 let userID = try #require(signUp.json["id"] as? Int)
-                let again = try await client.execute(uri: "/users", method: .post,
-                                                     body: jsonBody(#"{"name":"Ada","email":"ada@example.com"}"#))
+                let again = try await client.execute(
+                    uri: "/users", method: .post,
+                    body: jsonBody(#"{"name":"Ada","email":"ada@example.com"}"#))
                 #expect(again.status == .ok)
 
-                let order = try await client.execute(uri: "/orders", method: .post, body: jsonBody(
-                    #"{"userID":\#(userID),"items":[{"sku":"coffee-beans","quantity":2},{"sku":"mug","quantity":1}]}"#))
+                let order = try await client.execute(
+                    uri: "/orders", method: .post,
+                    body: jsonBody(
+                        #"{"userID":\#(userID),"items":[{"sku":"coffee-beans","quantity":2},{"sku":"mug","quantity":1}]}"#
+                    ))
                 #expect(order.status == .created)
                 let orderID = try #require(order.json["id"] as? Int)
                 #expect(order.json["status"] as? String == "pending")
 
-                let declined = try await client.execute(uri: "/orders/\(orderID)/payments", method: .post,
-                                                        body: jsonBody(#"{"cardNumber":"4000 0000 0000 0002"}"#))
+                let declined = try await client.execute(
+                    uri: "/orders/\(orderID)/payments", method: .post,
+                    body: jsonBody(#"{"cardNumber":"4000 0000 0000 0002"}"#))
                 #expect(declined.status.code == 402)
-                let captured = try await client.execute(uri: "/orders/\(orderID)/payments", method: .post,
-                                                        body: jsonBody(#"{"cardNumber":"4242 4242 4242 4242"}"#))
+                let captured = try await client.execute(
+                    uri: "/orders/\(orderID)/payments", method: .post,
+                    body: jsonBody(#"{"cardNumber":"4242 4242 4242 4242"}"#))
                 #expect(captured.status == .created)
                 #expect(captured.json["status"] as? String == "captured")
 
@@ -61,33 +68,52 @@ struct ShopServerTests {
         try await Container.withShared(container) {
             let shop = try await TestShop.make(container: container)
             try await shop.application().test(.live) { client in
-                func expectError(_ response: TestResponse, _ status: HTTPResponse.Status, sourceLocation: SourceLocation = #_sourceLocation) {
+                func expectError(
+                    _ response: TestResponse, _ status: HTTPResponse.Status,
+                    sourceLocation: SourceLocation = #_sourceLocation
+                ) {
                     #expect(response.status == status, sourceLocation: sourceLocation)
-                    #expect(response.headers[.contentType]?.hasPrefix("application/json") == true, sourceLocation: sourceLocation)
+                    #expect(
+                        response.headers[.contentType]?.hasPrefix("application/json") == true,
+                        sourceLocation: sourceLocation)
                     #expect(response.json["status"] as? Int == Int(status.code), sourceLocation: sourceLocation)
                     #expect(response.json["error"] is String, sourceLocation: sourceLocation)
                 }
-                expectError(try await client.execute(uri: "/users", method: .post, body: jsonBody("{\"name\":")), .badRequest)
-                expectError(try await client.execute(uri: "/users", method: .post, body: jsonBody(#"{"nom":"x"}"#)), .badRequest)
+                expectError(
+                    try await client.execute(uri: "/users", method: .post, body: jsonBody("{\"name\":")), .badRequest)
+                expectError(
+                    try await client.execute(uri: "/users", method: .post, body: jsonBody(#"{"nom":"x"}"#)), .badRequest
+                )
                 expectError(try await client.execute(uri: "/orders/999", method: .get), .notFound)
                 expectError(try await client.execute(uri: "/orders/abc", method: .get), .notFound)
-                expectError(try await client.execute(uri: "/orders", method: .post,
-                                                     body: jsonBody(#"{"userID":999,"items":[{"sku":"mug","quantity":1}]}"#)), .notFound)
-                expectError(try await client.execute(uri: "/orders/999/payments", method: .post,
-                                                     body: jsonBody(#"{"cardNumber":"4242 4242 4242 4242"}"#)), .notFound)
-                expectError(try await client.execute(uri: "/users", method: .post,
-                                                     body: jsonBody("{\"name\":\"" + String(repeating: "x", count: 100_000) + "\"}")),
-                            .contentTooLarge)
+                expectError(
+                    try await client.execute(
+                        uri: "/orders", method: .post,
+                        body: jsonBody(#"{"userID":999,"items":[{"sku":"mug","quantity":1}]}"#)), .notFound)
+                expectError(
+                    try await client.execute(
+                        uri: "/orders/999/payments", method: .post,
+                        body: jsonBody(#"{"cardNumber":"4242 4242 4242 4242"}"#)), .notFound)
+                expectError(
+                    try await client.execute(
+                        uri: "/users", method: .post,
+                        body: jsonBody("{\"name\":\"" + String(repeating: "x", count: 100_000) + "\"}")),
+                    .contentTooLarge)
                 let wrongMethod = try await client.execute(uri: "/orders/1", method: .delete)
                 expectError(wrongMethod, .methodNotAllowed)
                 #expect(wrongMethod.headers[.allow] == "GET")
                 expectError(try await client.execute(uri: "/users", method: .get), .methodNotAllowed)
                 expectError(try await client.execute(uri: "/nowhere", method: .get), .notFound)
-                expectError(try await client.execute(uri: "/users", method: .post,
-                                                     body: jsonBody(#"{"name":"x","email":"not-an-email"}"#)), .unprocessableContent)
+                expectError(
+                    try await client.execute(
+                        uri: "/users", method: .post,
+                        body: jsonBody(#"{"name":"x","email":"not-an-email"}"#)), .unprocessableContent)
                 // The server is still up.
-                #expect(try await client.execute(uri: "/users", method: .post,
-                                                 body: jsonBody(#"{"name":"Bo","email":"bo@example.com"}"#)).status == .created)
+                #expect(
+                    try await client.execute(
+                        uri: "/users", method: .post,
+                        body: jsonBody(#"{"name":"Bo","email":"bo@example.com"}"#)
+                    ).status == .created)
             }
         }
     }
@@ -99,14 +125,17 @@ struct ShopServerTests {
             let shop = try await TestShop.make(container: container)
             Container.receiptPrinter.register { BrokenReceiptPrinter() }
             try await shop.application().test(.live) { client in
-                let user = try await client.execute(uri: "/users", method: .post,
-                                                    body: jsonBody(#"{"name":"Cy","email":"cy@example.com"}"#))
+                let user = try await client.execute(
+                    uri: "/users", method: .post,
+                    body: jsonBody(#"{"name":"Cy","email":"cy@example.com"}"#))
                 let userID = try #require(user.json["id"] as? Int)
-                let order = try await client.execute(uri: "/orders", method: .post,
-                                                     body: jsonBody(#"{"userID":\#(userID),"items":[{"sku":"mug","quantity":1}]}"#))
+                let order = try await client.execute(
+                    uri: "/orders", method: .post,
+                    body: jsonBody(#"{"userID":\#(userID),"items":[{"sku":"mug","quantity":1}]}"#))
                 let orderID = try #require(order.json["id"] as? Int)
-                let pay = try await client.execute(uri: "/orders/\(orderID)/payments", method: .post,
-                                                   body: jsonBody(#"{"cardNumber":"4242 4242 4242 4242"}"#))
+                let pay = try await client.execute(
+                    uri: "/orders/\(orderID)/payments", method: .post,
+                    body: jsonBody(#"{"cardNumber":"4242 4242 4242 4242"}"#))
                 #expect(pay.status == .internalServerError)
                 let read = try await client.execute(uri: "/orders/\(orderID)", method: .get)
                 #expect(read.json["status"] as? String == "pending")
@@ -152,7 +181,9 @@ struct ShopServerTests {
         }
     }
 
-    @Test("Graceful shutdown: the request in flight finishes, services stop in reverse dependency order, the database is closed")
+    @Test(
+        "Graceful shutdown: the request in flight finishes, services stop in reverse dependency order, the database is closed"
+    )
     func gracefulShutdown() async throws {
         let container = Container()
         try await Container.withShared(container) {
@@ -165,17 +196,21 @@ struct ShopServerTests {
                 return "finished"
             }
             let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-            let app = Application(router: shop.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                                  onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) })
-            let group = try ContainerServiceGroup(container: container, additionalServices: [app],
-                                                  logger: Logger(label: "shop-test"))
+            let app = Application(
+                router: shop.router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) })
+            let group = try ContainerServiceGroup(
+                container: container, additionalServices: [app],
+                logger: Logger(label: "shop-test"))
             #expect(group.services.map(\.name) == ["ShopDatabaseService", "ShopStatsService"])
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }
                 var portIterator = ports.makeAsyncIterator()
                 let port = try #require(await portIterator.next())
                 tasks.addTask {
-                    let response = try await TestClient.withClient(host: "127.0.0.1", port: port) { try await $0.get("/slow") }
+                    let response = try await TestClient.withClient(host: "127.0.0.1", port: port) {
+                        try await $0.get("/slow")
+                    }
                     #expect(response.status == .ok)
                     #expect(response.body.map { String(buffer: $0) } == "finished")
                 }
@@ -185,7 +220,9 @@ struct ShopServerTests {
                 try await tasks.waitForAll()
             }
             let lines = shop.log.lines
-            #expect(lines.first == "service started: ShopDatabaseService (\(try container.resolveOrThrow(AppDatabase.self).path))")
+            #expect(
+                lines.first
+                    == "service started: ShopDatabaseService (\(try container.resolveOrThrow(AppDatabase.self).path))")
             let stops = lines.filter { $0.hasPrefix("service stopped") }
             #expect(stops.count == 2)
             #expect(stops.first?.hasPrefix("service stopped: ShopStatsService") == true)

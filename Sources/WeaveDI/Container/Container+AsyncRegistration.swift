@@ -24,8 +24,9 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable () async throws -> T
     ) -> RegistrationHandle {
-        storeAsync(key: RegistryKey(type), scope: scope, dependencies: [],
-                   site: RegistrationSite(fileID: file, line: line), factory: factory)
+        storeAsync(
+            key: RegistryKey(type), scope: scope, dependencies: [],
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
     /// Registers an async `factory` to build `type` under `name`, alongside any other registration
@@ -39,8 +40,9 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable () async throws -> T
     ) -> RegistrationHandle {
-        storeAsync(key: RegistryKey(type, name: name), scope: scope, dependencies: [],
-                   site: RegistrationSite(fileID: file, line: line), factory: factory)
+        storeAsync(
+            key: RegistryKey(type, name: name), scope: scope, dependencies: [],
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
     /// Stores an async factory's registration under `key`.
@@ -52,8 +54,9 @@ extension Container {
         factory: @escaping @Sendable () async throws -> T
     ) -> RegistrationHandle {
         insert(key: key, type: T.self, scope: scope, site: site) {
-            AsyncRecord(lifetime: scope, name: key.name, site: site, declaredDependencies: dependencies,
-                        type: T.self, asyncFactory: ErasedAsyncFactory(factory))
+            AsyncRecord(
+                lifetime: scope, name: key.name, site: site, declaredDependencies: dependencies,
+                type: T.self, asyncFactory: ErasedAsyncFactory(factory))
         }
     }
 }

@@ -44,7 +44,9 @@ extension Container {
 
     /// Resolves the registration of `type` made under `name`, with `await`.
     public func resolveAsync<T>(_ name: String, _ type: T.Type) async throws -> T {
-        do { return try await resolveAsyncCore(key: RegistryKey(type, name: name), requester: nil) } catch let error as DIError {
+        do {
+            return try await resolveAsyncCore(key: RegistryKey(type, name: name), requester: nil)
+        } catch let error as DIError {
             throw reportAsync(error)
         } catch let reported as ReportedAsyncFailure {
             throw propagateReported(reported.error)
@@ -61,12 +63,12 @@ extension Container {
     @inlinable @inline(__always)
     func builtAsyncSingleton<T>(id: UInt, as _: T.Type) -> T? {
         guard autoRegistrationWord.load(ordering: .acquiring) == AutoRegistrationState.done.rawValue,
-              let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(id) })
+            let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(id) })
         else { return nil }
         let lock = slot.lock
         lock.lock()
         guard let record = slot.storage.pointee.unnamed, record.scopeTag == .asyncFactory,
-              let cell = unsafeDowncast(record, to: AsyncRecord.self).singletonCell, cell.hasInstance
+            let cell = unsafeDowncast(record, to: AsyncRecord.self).singletonCell, cell.hasInstance
         else {
             lock.unlock()
             return nil
@@ -81,7 +83,8 @@ extension Container {
     /// Resolves the registration under `key` (made for `T`) without reporting failures.
     func resolveAsyncCore<T>(key: RegistryKey, requester: Container?) async throws -> T {
         if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
-           let sandbox = try prepareResolution() {
+            let sandbox = try prepareResolution()
+        {
             return try await sandbox.resolveAsyncCore(key: key, requester: nil)
         }
         guard let slot = registry.slot(for: key.id) else {
@@ -186,8 +189,10 @@ extension Container {
 
     /// A custom-scope async registration, in the scope instance that applies (as
     /// ``resolveScoped(_:key:slotLock:requester:)`` chooses it).
-    func resolveScopedAsync<T>(_ record: AsyncRecord, key: RegistryKey, slotLock: SlotLock,
-                               requester: Container) async throws -> T {
+    func resolveScopedAsync<T>(
+        _ record: AsyncRecord, key: RegistryKey, slotLock: SlotLock,
+        requester: Container
+    ) async throws -> T {
         let slot = UInt(bitPattern: slotLock.word)
         var instance = try scopeInstance(for: record, requester: requester, previous: nil)
         defer { withExtendedLifetime(instance) {} }
@@ -241,8 +246,10 @@ extension Container {
     /// Runs an async factory with its frame on the task's path; times it when resolutions are
     /// timed, and reports the time once the frame is off the path.
     @inline(__always)
-    func runAsyncFactory<T>(_ record: AsyncRecord, key: RegistryKey, task: AnyObject?, top: AsyncFrame?,
-                            ticket: BuildTicket?) async throws -> T {
+    func runAsyncFactory<T>(
+        _ record: AsyncRecord, key: RegistryKey, task: AnyObject?, top: AsyncFrame?,
+        ticket: BuildTicket?
+    ) async throws -> T {
         let resolutionFrame = ResolutionFrame(key: key, type: T.self, container: identity)
         if recordsGraph, let top { graph.record(from: top.frame, to: key, type: T.self) }
         let frame = AsyncFrame(frame: resolutionFrame, parent: top, task: task, ticket: ticket)

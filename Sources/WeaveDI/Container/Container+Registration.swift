@@ -17,8 +17,9 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
-        store(key: RegistryKey(type), scope: scope, dependencies: [],
-              site: RegistrationSite(fileID: file, line: line), factory: factory)
+        store(
+            key: RegistryKey(type), scope: scope, dependencies: [],
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
     /// Registers `factory` to build `type` under `name`, alongside any unnamed registration.
@@ -31,19 +32,24 @@ extension Container {
         line: Int = #line,
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
-        store(key: RegistryKey(type, name: name), scope: scope, dependencies: [],
-              site: RegistrationSite(fileID: file, line: line), factory: factory)
+        store(
+            key: RegistryKey(type, name: name), scope: scope, dependencies: [],
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
     /// Registers an existing instance: every resolution of `type` returns it.
     @discardableResult
-    public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
+    public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
+        -> RegistrationHandle
+    {
         store(key: RegistryKey(type), site: RegistrationSite(fileID: file, line: line), instance: instance)
     }
 
     /// Registers an existing instance under `name`.
     @discardableResult
-    public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line) -> RegistrationHandle {
+    public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
+        -> RegistrationHandle
+    {
         store(key: RegistryKey(type, name: name), site: RegistrationSite(fileID: file, line: line), instance: instance)
     }
 
@@ -149,7 +155,8 @@ extension Container {
     /// resolution of the key, or when it ends).
     private func discardScopeCells(of record: RegistrationRecord, key: RegistryKey) {
         guard let scoped = record as? any ScopedRegistration, record.scope.customName != nil,
-              let slot = registry.slot(for: key.id) else { return }
+            let slot = registry.slot(for: key.id)
+        else { return }
         scopes.discardCells(of: scoped, slot: UInt(bitPattern: slot.lock.word))
     }
 

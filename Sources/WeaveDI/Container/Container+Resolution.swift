@@ -17,13 +17,19 @@ extension Container {
     /// `UnifiedDI.onResolutionError`; use ``resolveOrThrow(_:)`` to get it as an error.
     @inlinable
     public func resolve<T>(_ type: T.Type) -> T? {
-        do { return try resolveCore(type, name: nil) } catch { report(error); return nil }
+        do { return try resolveCore(type, name: nil) } catch {
+            report(error)
+            return nil
+        }
     }
 
     /// Resolves the registration of `type` made under `name`.
     @inlinable
     public func resolve<T>(_ name: String, _ type: T.Type) -> T? {
-        do { return try resolveCore(type, name: name) } catch { report(error); return nil }
+        do { return try resolveCore(type, name: name) } catch {
+            report(error)
+            return nil
+        }
     }
 
     /// Resolves a type known only at run time, as in `for type in [Any.Type] { … }`.
@@ -33,13 +39,19 @@ extension Container {
     /// generic overload; both resolve the same registration and return `Any?`.
     @_disfavoredOverload
     public func resolve(_ type: Any.Type) -> Any? {
-        do { return try resolveErased(type, name: nil) } catch { report(error); return nil }
+        do { return try resolveErased(type, name: nil) } catch {
+            report(error)
+            return nil
+        }
     }
 
     /// Resolves a named registration of a type known only at run time.
     @_disfavoredOverload
     public func resolve(_ name: String, _ type: Any.Type) -> Any? {
-        do { return try resolveErased(type, name: name) } catch { report(error); return nil }
+        do { return try resolveErased(type, name: name) } catch {
+            report(error)
+            return nil
+        }
     }
 
     /// Resolves `type` or throws a ``DIError`` saying why it could not:
@@ -66,7 +78,9 @@ extension Container {
     public func requireResolve<T>(_ type: T.Type, file: StaticString = #fileID, line: UInt = #line) -> T {
         do { return try resolveCore(type, name: nil) } catch {
             let error = report(error, thrown: true)
-            fatalError("WeaveDI.requireResolve(\(TypeNames.qualified(T.self))) failed: \(error.description)", file: file, line: line)
+            fatalError(
+                "WeaveDI.requireResolve(\(TypeNames.qualified(T.self))) failed: \(error.description)", file: file,
+                line: line)
         }
     }
 
@@ -89,7 +103,7 @@ extension Container {
         stack.tracked = TrackedResolution(key: key, depth: stack.depth)
         defer { stack.tracked = outer }
         let start = monotonicSeconds()
-        guard let value = body() else { return nil }  // a failure is counted as a miss or reported
+        guard let value = body() else { return nil } // a failure is counted as a miss or reported
         let elapsed = monotonicSeconds() - start
         statisticsStore.recordDuration(key, type: type, seconds: elapsed)
         if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: elapsed) }
@@ -166,7 +180,8 @@ extension Container {
         // One load and comparison: auto-registration is done and no validation diverts this
         // container's resolutions (its sandbox then resolves, see `prepareResolution`).
         if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
-           let sandbox = try prepareResolution() {
+            let sandbox = try prepareResolution()
+        {
             return try sandbox.resolveDiverted(key: key)
         }
         // A slot lives as long as the registry (which `self` keeps), and is a plain pointer.
@@ -187,11 +202,16 @@ extension Container {
         // be replaced while it runs), or the record whose shared instance must be built.
         let tag = found._withUnsafeGuaranteedRef { $0.scopeTag }
         if tag == .singleton, found._withUnsafeGuaranteedRef({ $0.hasInstance }) {
-            let value = found._withUnsafeGuaranteedRef { unsafeDowncast($0, to: SingletonRecord.self).instanceValue(as: T.self) }
+            let value = found._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: SingletonRecord.self).instanceValue(as: T.self)
+            }
             lock.unlock()
             if recordsGraph {
-                if ThreadStack.isResolving { noteEdge(to: key, type: T.self, stack: ThreadStack.current) }
-                else { noteAsyncEdge(to: key, type: T.self) }
+                if ThreadStack.isResolving {
+                    noteEdge(to: key, type: T.self, stack: ThreadStack.current)
+                } else {
+                    noteAsyncEdge(to: key, type: T.self)
+                }
             }
             return value
         }
@@ -207,8 +227,10 @@ extension Container {
 
     /// Resolves `record` (retained by the caller) outside any lock; `lock` is its slot's lock.
     @inlinable @inline(__always)
-    func resolve<T>(record: RegistrationRecord, key: RegistryKey, lock: SlotLock, type: T.Type,
-                    requester: Container?) throws(DIError) -> T {
+    func resolve<T>(
+        record: RegistrationRecord, key: RegistryKey, lock: SlotLock, type: T.Type,
+        requester: Container?
+    ) throws(DIError) -> T {
         switch record.scopeTag {
         case .transient:
             return try runFactory(record.factory.typed(as: T.self), key: key, type: type)
@@ -232,7 +254,11 @@ extension Container {
         if timingFlag.load(ordering: .relaxed) { return try runTimedFactory(factory, key: key, type: type) }
         let stack = ThreadStack.current
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
-        if stack.depth != 0 { try enterNested(key: key, type: type, stack: stack) } else { noteAsyncEdge(to: key, type: type) }
+        if stack.depth != 0 {
+            try enterNested(key: key, type: type, stack: stack)
+        } else {
+            noteAsyncEdge(to: key, type: type)
+        }
         stack.push(key, type: type, container: identity)
         defer { stack.pop() }
         do { return try factory() } catch {
@@ -258,7 +284,11 @@ extension Container {
         _ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type, elapsed: inout Double?
     ) throws(DIError) -> T {
         let threadStack = ThreadStack.current
-        if threadStack.depth != 0 { try enterNested(key: key, type: type, stack: threadStack) } else { noteAsyncEdge(to: key, type: type) }
+        if threadStack.depth != 0 {
+            try enterNested(key: key, type: type, stack: threadStack)
+        } else {
+            noteAsyncEdge(to: key, type: type)
+        }
         threadStack.push(key, type: type, container: identity)
         defer { threadStack.pop() }
         let stack = threadStack.object
@@ -306,7 +336,8 @@ extension Container {
             recordEdge(to: key, type: type, stack: stack)
         }
         if let cycleStart {
-            throw DIError.circularDependency(path: stack.object.cyclePath(from: cycleStart, closingWith: type, name: key.name))
+            throw DIError.circularDependency(
+                path: stack.object.cyclePath(from: cycleStart, closingWith: type, name: key.name))
         }
     }
 
@@ -391,8 +422,10 @@ extension Container {
     /// (`withScope`) to `requester` or the nearest of its parents, else this container's current
     /// instance of the scope.
     @usableFromInline
-    func resolveScoped<T>(_ record: RegistrationRecord, key: RegistryKey, slotLock: SlotLock,
-                          requester: Container) throws(DIError) -> T {
+    func resolveScoped<T>(
+        _ record: RegistrationRecord, key: RegistryKey, slotLock: SlotLock,
+        requester: Container
+    ) throws(DIError) -> T {
         // A custom-scope tag means the record is a `ScopedRecord`.
         let scoped = unsafeDowncast(record, to: ScopedRecord.self)
         let slot = UInt(bitPattern: slotLock.word)
@@ -420,7 +453,9 @@ extension Container {
     /// bound instance that ended fails the resolution; the container's own current instance is
     /// replaced by a new one (`endScope` promises the next resolution a new instance).
     @usableFromInline
-    func scopeInstance(for record: some ScopedRegistration, requester: Container, previous: ScopeInstance?) throws(DIError) -> ScopeInstance {
+    func scopeInstance(for record: some ScopedRegistration, requester: Container, previous: ScopeInstance?)
+        throws(DIError) -> ScopeInstance
+    {
         let scope = record.scope
         let name = scope.customName ?? scope.description
         let bound = ScopeBinding.bound
@@ -445,7 +480,10 @@ extension Container {
     func resolveMissing<T>(_ type: T.Type, key: RegistryKey, requester: Container?) throws(DIError) -> T {
         if let parent {
             let requester = requester ?? self
-            if key.name == nil { return try parent.resolveSlot(key: RegistryKey(rawID: key.id, name: nil), name: nil, requester: requester) }
+            if key.name == nil {
+                return try parent.resolveSlot(
+                    key: RegistryKey(rawID: key.id, name: nil), name: nil, requester: requester)
+            }
             return try parent.resolveSlot(key: key, name: key.name, requester: requester)
         }
         throw DIError.dependencyNotFound(type, name: key.name)
@@ -481,14 +519,18 @@ extension Container {
     @discardableResult
     func report(_ error: DIError, thrown: Bool, asyncDependent: ResolutionFrame?) -> DIError {
         // A validation sandbox hears what its thread's diverted resolutions report, not the app.
-        if let sandbox = divertedTarget() { return sandbox.report(error, thrown: thrown, asyncDependent: asyncDependent) }
+        if let sandbox = divertedTarget() {
+            return sandbox.report(error, thrown: thrown, asyncDependent: asyncDependent)
+        }
         let stack = ResolutionStack.current
         if stack.takePropagated(error) { return error }
         var error = error
-        if case let .dependencyNotFound(type, name, similar) = error {
+        if case .dependencyNotFound(let type, let name, let similar) = error {
             let key = RegistryKey(anyType: type, name: name)
             statisticsStore.recordMiss(key, type: type)
-            if recordsGraph, let dependent = stack.top ?? asyncDependent { graph.record(from: dependent, to: key, type: type) }
+            if recordsGraph, let dependent = stack.top ?? asyncDependent {
+                graph.record(from: dependent, to: key, type: type)
+            }
             if similar.isEmpty, thrown || failureSink != nil || DiagnosticsCenter.shared.hasListeners(for: error) {
                 error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type, name: name))
             }
@@ -506,7 +548,9 @@ extension Container {
     @usableFromInline
     func noteEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
         guard stack.depth != 0 else { return noteAsyncEdge(to: key, type: type) }
-        if stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) { recordEdge(to: key, type: type, stack: stack) }
+        if stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) {
+            recordEdge(to: key, type: type, stack: stack)
+        }
     }
 
     /// The graph update for an edge this thread has not recorded lately (out of line: rare).

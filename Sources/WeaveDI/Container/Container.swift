@@ -2,11 +2,11 @@ import Atomics
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A dependency container: registrations in, instances out.
@@ -223,7 +223,8 @@ public final class Container: @unchecked Sendable {
     @inlinable
     func resolutionTarget() throws(DIError) -> Container {
         if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
-           let sandbox = try prepareResolution() {
+            let sandbox = try prepareResolution()
+        {
             return sandbox
         }
         return self
@@ -233,7 +234,8 @@ public final class Container: @unchecked Sendable {
     /// container or one of its parents are made in `sandbox`.
     func divertResolutions<R>(to sandbox: Container, _ body: () -> R) -> R {
         let stack = ResolutionStack.current
-        let diversion = ValidationDiversion(sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: stack.validation)
+        let diversion = ValidationDiversion(
+            sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: stack.validation)
         let home = root ?? self
         stack.validation = diversion
         home.setDiverted(+1)
@@ -248,7 +250,8 @@ public final class Container: @unchecked Sendable {
     /// it creates) asks of this container or one of its parents are made in `sandbox`, on
     /// whatever thread they run.
     func divertResolutionsAsync<R>(to sandbox: Container, _ body: () async -> R) async -> R {
-        let diversion = ValidationDiversion(sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: ValidationDiversion.task)
+        let diversion = ValidationDiversion(
+            sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: ValidationDiversion.task)
         let home = root ?? self
         home.setDiverted(+1)
         defer { home.setDiverted(-1) }
@@ -279,7 +282,11 @@ public final class Container: @unchecked Sendable {
         }
         let stack = ResolutionStack.current
         let me = stack.threadID
-        enum Step { case done, run(BuildTicket), wait(BuildTicket) }
+        enum Step {
+            case done
+            case run(BuildTicket)
+            case wait(BuildTicket)
+        }
         while true {
             let step: Step = autoRegistration.withLock { run in
                 switch autoRegistrationState {
@@ -291,7 +298,7 @@ public final class Container: @unchecked Sendable {
                     autoRegistrationState = .running
                     return .run(ticket)
                 case .running:
-                    let ticket = run.ticket.unsafelyUnwrapped  // set whenever the state is running
+                    let ticket = run.ticket.unsafelyUnwrapped // set whenever the state is running
                     return ticket.owner == me ? .done : .wait(ticket)
                 }
             }

@@ -45,7 +45,7 @@ extension Container {
         } catch let reported as ReportedAsyncFailure {
             return .unhealthy(error: reported.error)
         } catch {
-            return .unhealthy(error: error)  // cancelled
+            return .unhealthy(error: error) // cancelled
         }
         guard let checkable = service as? HealthCheckable else { return nil }
         return await checkable.healthCheck()

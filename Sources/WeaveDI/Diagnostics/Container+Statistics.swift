@@ -24,9 +24,11 @@ extension Container {
             }
         }
         for (key, entry) in statisticsStore.snapshot {
-            var stats = result[key] ?? ResolutionStatistics(
-                typeName: ResolutionFrame.displayName(entry.type, key.name), isRegistered: false,
-                resolutions: 0, misses: 0, timedResolutions: 0, totalDuration: 0, slowestDuration: 0)
+            var stats =
+                result[key]
+                ?? ResolutionStatistics(
+                    typeName: ResolutionFrame.displayName(entry.type, key.name), isRegistered: false,
+                    resolutions: 0, misses: 0, timedResolutions: 0, totalDuration: 0, slowestDuration: 0)
             stats.misses += entry.misses
             stats.timedResolutions += entry.timed
             stats.totalDuration += entry.total

@@ -56,7 +56,9 @@ extension Container {
     public func verify(_ types: [Any.Type]) -> [VerificationFailure] {
         let sandbox = ValidationSandbox(copying: self)
         return types.compactMap { type in
-            sandbox.resolve(type).map { VerificationFailure(type: type, typeName: TypeNames.qualified(type), error: $0) }
+            sandbox.resolve(type).map {
+                VerificationFailure(type: type, typeName: TypeNames.qualified(type), error: $0)
+            }
         }
     }
 

@@ -27,7 +27,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// What went wrong, naming the types involved, and what to do about it.
     public var description: String {
         switch self {
-        case let .dependencyNotFound(type, name, similar):
+        case .dependencyNotFound(let type, let name, let similar):
             var text = "No registration for \(ResolutionFrame.displayName(type, name))."
             let typeName = String(describing: type)
             let qualified = TypeNames.qualified(type)
@@ -37,13 +37,17 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             let lookAlikes = similar.filter { !sameType.contains($0) }
             if !sameType.isEmpty {
                 // `Type["name"]` → `name`
-                let names = sameType.filter { $0 != qualified }.map { String($0.dropFirst(qualified.count + 2).dropLast(2)) }
+                let names = sameType.filter { $0 != qualified }.map {
+                    String($0.dropFirst(qualified.count + 2).dropLast(2))
+                }
                 let quoted = names.map { "\"\($0)\"" }
                 if name == nil, let first = names.first {
-                    text += " \(typeName) is registered only under names: \(quoted.joined(separator: ", ")). Resolve one by name: `resolve(\"\(first)\", \(typeName).self)`."
+                    text +=
+                        " \(typeName) is registered only under names: \(quoted.joined(separator: ", ")). Resolve one by name: `resolve(\"\(first)\", \(typeName).self)`."
                 } else {
                     let places = (sameType.contains(qualified) ? ["without a name"] : []) + quoted
-                    text += " \(typeName) is registered \(places.count == 1 && names.isEmpty ? "only without a name" : "under: \(places.joined(separator: ", "))")."
+                    text +=
+                        " \(typeName) is registered \(places.count == 1 && names.isEmpty ? "only without a name" : "under: \(places.joined(separator: ", "))")."
                 }
             }
             if !lookAlikes.isEmpty {
@@ -54,30 +58,37 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
                 }
                 if TypeNames.isProtocol(type), let implementation = implementations.first {
                     let short = implementation.split(separator: ".").last.map(String.init) ?? implementation
-                    text += " \(typeName) is a protocol: only a registration of \(typeName) itself serves it, not one of a type conforming to it. If \(short) conforms, register it as the protocol: `container.register(\(typeName).self) { \(short)() }`."
+                    text +=
+                        " \(typeName) is a protocol: only a registration of \(typeName) itself serves it, not one of a type conforming to it. If \(short) conforms, register it as the protocol: `container.register(\(typeName).self) { \(short)() }`."
                     return text
                 }
             }
             if let name {
                 text += " Register it with `container.register(\"\(name)\", \(typeName).self) { ... }`."
             } else {
-                text += " Register it with `container.register(\(typeName).self) { ... }` (or a module) before resolving it."
+                text +=
+                    " Register it with `container.register(\(typeName).self) { ... }` (or a module) before resolving it."
             }
             return text
-        case let .circularDependency(path):
-            return "Circular dependency: \(path.joined(separator: " -> ")). Break the cycle by injecting one side lazily (@Inject or a Factory) or through a protocol."
-        case let .factoryFailed(type, name, underlying):
+        case .circularDependency(let path):
+            return
+                "Circular dependency: \(path.joined(separator: " -> ")). Break the cycle by injecting one side lazily (@Inject or a Factory) or through a protocol."
+        case .factoryFailed(let type, let name, let underlying):
             return "The factory for \(ResolutionFrame.displayName(type, name)) threw: \(underlying)."
-        case let .scopeEnded(scope, type):
-            return "Scope '\(scope)' has ended; \(TypeNames.qualified(type)) cannot be resolved in it. Begin a new scope instance."
-        case let .duplicateRegistration(type, name, first, second):
-            return "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
-        case let .resolutionTooDeep(path, limit):
-            return "Resolution nested more than \(limit) factories deep: \(path.joined(separator: " -> ")) -> …. A chain this deep is usually a factory that keeps resolving new names or types; if the graph really is this deep, raise Container.maximumResolutionDepth (each level takes stack: about 6 KB in a debug build)."
-        case let .asyncResolutionRequired(type, name):
+        case .scopeEnded(let scope, let type):
+            return
+                "Scope '\(scope)' has ended; \(TypeNames.qualified(type)) cannot be resolved in it. Begin a new scope instance."
+        case .duplicateRegistration(let type, let name, let first, let second):
+            return
+                "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
+        case .resolutionTooDeep(let path, let limit):
+            return
+                "Resolution nested more than \(limit) factories deep: \(path.joined(separator: " -> ")) -> …. A chain this deep is usually a factory that keeps resolving new names or types; if the graph really is this deep, raise Container.maximumResolutionDepth (each level takes stack: about 6 KB in a debug build)."
+        case .asyncResolutionRequired(let type, let name):
             let typeName = String(describing: type)
             let call = name.map { "resolveAsync(\"\($0)\", \(typeName).self)" } ?? "resolveAsync(\(typeName).self)"
-            return "\(ResolutionFrame.displayName(type, name)) is registered with an async factory and cannot be resolved synchronously. Resolve it with `try await container.\(call)` from async code (an async factory, a task, an async initializer)."
+            return
+                "\(ResolutionFrame.displayName(type, name)) is registered with an async factory and cannot be resolved synchronously. Resolve it with `try await container.\(call)` from async code (an async factory, a task, an async initializer)."
         }
     }
 
@@ -87,11 +98,11 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// The type the error is about (the first of the path for a cycle).
     public var typeName: String {
         switch self {
-        case let .dependencyNotFound(type, name, _), let .factoryFailed(type, name, _),
-            let .duplicateRegistration(type, name, _, _), let .asyncResolutionRequired(type, name):
+        case .dependencyNotFound(let type, let name, _), .factoryFailed(let type, let name, _),
+            .duplicateRegistration(let type, let name, _, _), .asyncResolutionRequired(let type, let name):
             return ResolutionFrame.displayName(type, name)
-        case let .circularDependency(path), let .resolutionTooDeep(path, _): return path.first ?? "?"
-        case let .scopeEnded(_, type): return TypeNames.qualified(type)
+        case .circularDependency(let path), .resolutionTooDeep(let path, _): return path.first ?? "?"
+        case .scopeEnded(_, let type): return TypeNames.qualified(type)
         }
     }
 }
@@ -108,19 +119,23 @@ extension DIError {
     /// reporting adds (look-alike names) and what cannot be compared (a factory's error).
     func isSameFailure(as other: DIError) -> Bool {
         switch (self, other) {
-        case let (.dependencyNotFound(a, aName, _), .dependencyNotFound(b, bName, _)):
+        case (.dependencyNotFound(let a, let aName, _), .dependencyNotFound(let b, let bName, _)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
-        case let (.circularDependency(a), .circularDependency(b)):
+        case (.circularDependency(let a), .circularDependency(let b)):
             return a == b
-        case let (.factoryFailed(a, aName, _), .factoryFailed(b, bName, _)):
+        case (.factoryFailed(let a, let aName, _), .factoryFailed(let b, let bName, _)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
-        case let (.scopeEnded(aScope, a), .scopeEnded(bScope, b)):
+        case (.scopeEnded(let aScope, let a), .scopeEnded(let bScope, let b)):
             return aScope == bScope && ObjectIdentifier(a) == ObjectIdentifier(b)
-        case let (.duplicateRegistration(a, aName, aFirst, aSecond), .duplicateRegistration(b, bName, bFirst, bSecond)):
-            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName && aFirst == bFirst && aSecond == bSecond
-        case let (.resolutionTooDeep(a, aLimit), .resolutionTooDeep(b, bLimit)):
+        case (
+            .duplicateRegistration(let a, let aName, let aFirst, let aSecond),
+            .duplicateRegistration(let b, let bName, let bFirst, let bSecond)
+        ):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName && aFirst == bFirst
+                && aSecond == bSecond
+        case (.resolutionTooDeep(let a, let aLimit), .resolutionTooDeep(let b, let bLimit)):
             return a == b && aLimit == bLimit
-        case let (.asyncResolutionRequired(a, aName), .asyncResolutionRequired(b, bName)):
+        case (.asyncResolutionRequired(let a, let aName), .asyncResolutionRequired(let b, let bName)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
         default:
             return false

@@ -10,7 +10,8 @@ public struct DependencyCycle: Sendable, Hashable, CustomStringConvertible {
     /// `A -> B -> A`, with where each member was registered.
     public var description: String {
         let members = zip(path, sites).map { name, site in site.map { "\(name) at \($0)" } ?? name }
-        return "Circular dependency: \(path.joined(separator: " -> ")) (\(members.joined(separator: "; "))). Break it by resolving one side lazily or through a protocol."
+        return
+            "Circular dependency: \(path.joined(separator: " -> ")) (\(members.joined(separator: "; "))). Break it by resolving one side lazily or through a protocol."
     }
 
     /// The cycle of `path` (as a cycle error gives it, first and last equal), starting at its

@@ -34,9 +34,10 @@ extension DependencyGraph {
             lines.append("    \(node.id)[\"\(text)\"]\(node.isRegistered ? "" : ":::missing")")
         }
         for edge in edges {
-            lines.append(edge.isResolved
-                ? "    \(edge.from) --> \(edge.to)"
-                : "    \(edge.from) -. declared .-> \(edge.to)")
+            lines.append(
+                edge.isResolved
+                    ? "    \(edge.from) --> \(edge.to)"
+                    : "    \(edge.from) -. declared .-> \(edge.to)")
         }
         if nodes.contains(where: { !$0.isRegistered }) {
             lines.append("    classDef missing stroke:#c00,stroke-dasharray:5 5,color:#c00")
@@ -48,7 +49,9 @@ extension DependencyGraph {
     /// ``Edge`` (keys sorted, so equal graphs give equal text). Decode it with `JSONDecoder`.
     public func json(prettyPrinted: Bool = true) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = prettyPrinted ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            prettyPrinted
+            ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
@@ -93,8 +96,9 @@ extension DependencyGraph {
             expanded.insert(node.id)
             let childPrefix = prefix + (branch == "├── " ? "│   " : branch.isEmpty ? "" : "    ")
             for (index, child) in kids.enumerated() {
-                visit(child.node, edge: child.edge, prefix: childPrefix,
-                      branch: index == kids.count - 1 ? "└── " : "├── ", path: path.union([node.id]))
+                visit(
+                    child.node, edge: child.edge, prefix: childPrefix,
+                    branch: index == kids.count - 1 ? "└── " : "├── ", path: path.union([node.id]))
             }
         }
         for root in ordered where !dependedOn.contains(root.id) {

@@ -18,7 +18,8 @@ extension DependencyGraph {
         public let site: RegistrationSite?
 
         /// A node; `scope` `nil` marks a type that is not registered.
-        public init(id: String, typeName: String, name: String?, label: String, scope: String?, site: RegistrationSite?) {
+        public init(id: String, typeName: String, name: String?, label: String, scope: String?, site: RegistrationSite?)
+        {
             self.id = id
             self.typeName = typeName
             self.name = name

@@ -76,9 +76,13 @@ extension DependencyGraph {
             }
         }
 
-        let ordered = pending.map { (key: $0.key, type: $0.value.type, record: $0.value.record,
-                                     full: TypeNames.qualified($0.value.type)) }
-            .sorted { ($0.full, $0.key.name ?? "", $0.key.id) < ($1.full, $1.key.name ?? "", $1.key.id) }
+        let ordered = pending.map {
+            (
+                key: $0.key, type: $0.value.type, record: $0.value.record,
+                full: TypeNames.qualified($0.value.type)
+            )
+        }
+        .sorted { ($0.full, $0.key.name ?? "", $0.key.id) < ($1.full, $1.key.name ?? "", $1.key.id) }
         let shortLabels = ordered.map { DependencyGraph.label(String(describing: $0.type), $0.key.name) }
         var labelCounts: [String: Int] = [:]
         for label in shortLabels { labelCounts[label, default: 0] += 1 }
@@ -89,10 +93,12 @@ extension DependencyGraph {
             let id = "n\(index)"
             ids[entry.key] = id
             let short = shortLabels[index]
-            nodes.append(Node(
-                id: id, typeName: entry.full, name: entry.key.name,
-                label: labelCounts[short, default: 0] > 1 ? DependencyGraph.label(entry.full, entry.key.name) : short,
-                scope: entry.record?.scope.description, site: entry.record?.site))
+            nodes.append(
+                Node(
+                    id: id, typeName: entry.full, name: entry.key.name,
+                    label: labelCounts[short, default: 0] > 1
+                        ? DependencyGraph.label(entry.full, entry.key.name) : short,
+                    scope: entry.record?.scope.description, site: entry.record?.site))
         }
         var edges: [Edge] = []
         for (pair, flag) in flags {
@@ -100,7 +106,11 @@ extension DependencyGraph {
             edges.append(Edge(from: from, to: to, isResolved: flag.resolved, isDeclared: flag.declared))
         }
         let position = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1.id, $0) })
-        edges.sort { (position[$0.from, default: 0], position[$0.to, default: 0]) < (position[$1.from, default: 0], position[$1.to, default: 0]) }
+        edges.sort {
+            (position[$0.from, default: 0], position[$0.to, default: 0]) < (
+                position[$1.from, default: 0], position[$1.to, default: 0]
+            )
+        }
         self.init(nodes: nodes, edges: edges)
     }
 

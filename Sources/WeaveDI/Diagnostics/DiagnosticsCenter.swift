@@ -107,13 +107,16 @@ final class DiagnosticsCenter: Sendable {
             s.nextID += 1
             s.pressure.append((s.nextID, handler))
             // Under the lock, so a concurrent removal of the last hook cannot stop it afterwards.
-            let status = s.pressure.count == 1
+            let status =
+                s.pressure.count == 1
                 ? pressureMonitor.start { DiagnosticsCenter.shared.reportMemoryPressure(source: $0) }
                 : nil
             return (HookToken(id: s.nextID), status)
         }
-        if case let .unavailable(reason)? = status {
-            logWarning("No system memory-pressure source (\(reason)); only Container.handleMemoryPressure() reaches the onMemoryPressure hooks.")
+        if case .unavailable(let reason)? = status {
+            logWarning(
+                "No system memory-pressure source (\(reason)); only Container.handleMemoryPressure() reaches the onMemoryPressure hooks."
+            )
         }
         return token
     }
@@ -173,7 +176,9 @@ final class DiagnosticsCenter: Sendable {
         guard logs || !due.isEmpty else { return }
         let displayName = ResolutionFrame.displayName(type, name)
         if logs {
-            logger.warning("Slow resolution: \(displayName) took \(String(format: "%.3f", seconds * 1000)) ms (threshold \(String(format: "%.3f", threshold * 1000)) ms)")
+            logger.warning(
+                "Slow resolution: \(displayName) took \(String(format: "%.3f", seconds * 1000)) ms (threshold \(String(format: "%.3f", threshold * 1000)) ms)"
+            )
         }
         for hook in due { hook.handler(displayName, seconds) }
     }

@@ -54,12 +54,13 @@ final class HealthCheckRace: Sendable {
             if s.result == nil { s.tasks = tasks }
             return s.result != nil
         }
-        if finished { tasks.forEach { $0.cancel() } }
+        if finished { for task in tasks { task.cancel() } }
     }
 
     /// Resumes the caller with the first status to arrive and cancels whatever is still running.
     private func finish(_ status: HealthStatus?) {
-        let (continuation, tasks) = state.withLock { s -> (CheckedContinuation<HealthStatus?, Never>?, [Task<Void, Never>]) in
+        let (continuation, tasks) = state.withLock {
+            s -> (CheckedContinuation<HealthStatus?, Never>?, [Task<Void, Never>]) in
             guard s.result == nil else { return (nil, []) }
             s.result = .some(status)
             defer {
@@ -69,6 +70,6 @@ final class HealthCheckRace: Sendable {
             return (s.continuation, s.tasks)
         }
         continuation?.resume(returning: status)
-        tasks.forEach { $0.cancel() }
+        for task in tasks { task.cancel() }
     }
 }

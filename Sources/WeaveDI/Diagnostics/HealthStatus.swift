@@ -18,8 +18,8 @@ public enum HealthStatus: Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .healthy: return "healthy"
-        case let .degraded(reason): return "degraded: \(reason)"
-        case let .unhealthy(error): return "unhealthy: \(error)"
+        case .degraded(let reason): return "degraded: \(reason)"
+        case .unhealthy(let error): return "unhealthy: \(error)"
         }
     }
 }

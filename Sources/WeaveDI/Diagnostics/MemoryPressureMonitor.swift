@@ -1,13 +1,13 @@
 import Foundation
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Android)
-import Android
+    import Android
 #endif
 
 /// Watches the system for memory pressure while `onMemoryPressure` hooks are installed.
@@ -52,10 +52,10 @@ final class MemoryPressureMonitor: Sendable {
         state.withLock { s in
             if case .watching = s.status { return s.status }
             switch Self.makeWatcher(onPressure: onPressure) {
-            case let .success(watcher):
+            case .success(let watcher):
                 s.status = .watching(watcher.source)
                 s.stopWatching = watcher.stop
-            case let .failure(reason):
+            case .failure(let reason):
                 s.status = .unavailable(reason.message)
                 s.stopWatching = nil
             }
@@ -85,74 +85,85 @@ final class MemoryPressureMonitor: Sendable {
     }
 
     #if canImport(Darwin)
-    private static func makeWatcher(onPressure: @escaping @Sendable (String) -> Void) -> Result<Watcher, Unavailable> {
-        let source = DispatchSource.makeMemoryPressureSource(
-            eventMask: [.warning, .critical], queue: DispatchQueue.global(qos: .utility))
-        let name = "DispatchSource memory-pressure source"
-        source.setEventHandler { onPressure(name) }
-        source.resume()
-        let box = UncheckedBox(source)
-        return .success(Watcher(source: name, stop: { box.value.cancel() }))
-    }
-    #elseif os(Linux) || os(Android)
-    /// 200 ms of memory stall within a 2 s window; the trailing NUL is what the kernel expects.
-    private static let trigger = "some 200000 2000000"
-
-    private static func makeWatcher(onPressure: @escaping @Sendable (String) -> Void) -> Result<Watcher, Unavailable> {
-        var failures: [String] = []
-        for path in candidatePaths() {
-            let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-            if fd < 0 {
-                failures.append("\(path): \(String(cString: strerror(errno)))")
-                continue
-            }
-            let written = trigger.withCString { write(fd, $0, strlen($0) + 1) }
-            if written < 0 {
-                failures.append("\(path): \(String(cString: strerror(errno)))")
-                close(fd)
-                continue
-            }
-            var wake: [Int32] = [-1, -1]
-            guard pipe(&wake) == 0 else {
-                close(fd)
-                return .failure(Unavailable(message: "could not create a pipe: \(String(cString: strerror(errno)))"))
-            }
-            let name = "PSI trigger on \(path)"
-            let wakeRead = wake[0]
-            let thread = Thread {
-                PSIWatchLoop.run(psi: fd, wake: wakeRead, onPressure: { onPressure(name) })
-            }
-            thread.name = "WeaveDI memory pressure"
-            thread.start()
-            let wakeWrite = wake[1]
-            return .success(Watcher(source: name, stop: {
-                var byte: UInt8 = 1
-                _ = write(wakeWrite, &byte, 1)
-                close(wakeWrite)
-            }))
+        private static func makeWatcher(onPressure: @escaping @Sendable (String) -> Void) -> Result<
+            Watcher, Unavailable
+        > {
+            let source = DispatchSource.makeMemoryPressureSource(
+                eventMask: [.warning, .critical], queue: DispatchQueue.global(qos: .utility))
+            let name = "DispatchSource memory-pressure source"
+            source.setEventHandler { onPressure(name) }
+            source.resume()
+            let box = UncheckedBox(source)
+            return .success(Watcher(source: name, stop: { box.value.cancel() }))
         }
-        return .failure(Unavailable(message: failures.isEmpty ? "no PSI file found" : failures.joined(separator: "; ")))
-    }
+    #elseif os(Linux) || os(Android)
+        /// 200 ms of memory stall within a 2 s window; the trailing NUL is what the kernel expects.
+        private static let trigger = "some 200000 2000000"
 
-    /// The cgroup v2 `memory.pressure` of this process (pure and hybrid hierarchies), then the
-    /// system-wide file.
-    private static func candidatePaths() -> [String] {
-        var paths: [String] = []
-        if let cgroups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) {
-            for line in cgroups.split(separator: "\n") where line.hasPrefix("0::") {
-                let group = String(line.dropFirst(3))
-                if group != "/" {
-                    paths.append("/sys/fs/cgroup\(group)/memory.pressure")
-                    paths.append("/sys/fs/cgroup/unified\(group)/memory.pressure")
+        private static func makeWatcher(onPressure: @escaping @Sendable (String) -> Void) -> Result<
+            Watcher, Unavailable
+        > {
+            var failures: [String] = []
+            for path in candidatePaths() {
+                let fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+                if fd < 0 {
+                    failures.append("\(path): \(String(cString: strerror(errno)))")
+                    continue
+                }
+                let written = trigger.withCString { write(fd, $0, strlen($0) + 1) }
+                if written < 0 {
+                    failures.append("\(path): \(String(cString: strerror(errno)))")
+                    close(fd)
+                    continue
+                }
+                var wake: [Int32] = [-1, -1]
+                guard pipe(&wake) == 0 else {
+                    close(fd)
+                    return .failure(
+                        Unavailable(message: "could not create a pipe: \(String(cString: strerror(errno)))"))
+                }
+                let name = "PSI trigger on \(path)"
+                let wakeRead = wake[0]
+                let thread = Thread {
+                    PSIWatchLoop.run(psi: fd, wake: wakeRead, onPressure: { onPressure(name) })
+                }
+                thread.name = "WeaveDI memory pressure"
+                thread.start()
+                let wakeWrite = wake[1]
+                return .success(
+                    Watcher(
+                        source: name,
+                        stop: {
+                            var byte: UInt8 = 1
+                            _ = write(wakeWrite, &byte, 1)
+                            close(wakeWrite)
+                        }))
+            }
+            return .failure(
+                Unavailable(message: failures.isEmpty ? "no PSI file found" : failures.joined(separator: "; ")))
+        }
+
+        /// The cgroup v2 `memory.pressure` of this process (pure and hybrid hierarchies), then the
+        /// system-wide file.
+        private static func candidatePaths() -> [String] {
+            var paths: [String] = []
+            if let cgroups = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) {
+                for line in cgroups.split(separator: "\n") where line.hasPrefix("0::") {
+                    let group = String(line.dropFirst(3))
+                    if group != "/" {
+                        paths.append("/sys/fs/cgroup\(group)/memory.pressure")
+                        paths.append("/sys/fs/cgroup/unified\(group)/memory.pressure")
+                    }
                 }
             }
+            paths.append("/proc/pressure/memory")
+            return paths.filter { FileManager.default.fileExists(atPath: $0) }
         }
-        paths.append("/proc/pressure/memory")
-        return paths.filter { FileManager.default.fileExists(atPath: $0) }
-    }
     #else
-    private static func makeWatcher(onPressure: @escaping @Sendable (String) -> Void) -> Result<Watcher, Unavailable> {
-        .failure(Unavailable(message: "this platform has no memory-pressure notification WeaveDI can use"))
-    }
+        private static func makeWatcher(onPressure: @escaping @Sendable (String) -> Void) -> Result<
+            Watcher, Unavailable
+        > {
+            .failure(Unavailable(message: "this platform has no memory-pressure notification WeaveDI can use"))
+        }
     #endif
 }

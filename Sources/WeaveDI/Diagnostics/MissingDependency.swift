@@ -23,6 +23,7 @@ public struct MissingDependency: Sendable, CustomStringConvertible {
             return "\(missing) is not registered. Register it (or a module for it)."
         }
         let site = dependentSite.map { " (registered at \($0))" } ?? ""
-        return "\(dependent)\(site) needs \(missing), which is not registered (\(found.joined(separator: ", "))). Register it, or remove the dependency."
+        return
+            "\(dependent)\(site) needs \(missing), which is not registered (\(found.joined(separator: ", "))). Register it, or remove the dependency."
     }
 }

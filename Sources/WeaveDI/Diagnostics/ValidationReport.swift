@@ -30,14 +30,17 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
 
     /// The number of problems found, of every kind.
     public var issueCount: Int {
-        missingDependencies.count + cycles.count + captiveDependencies.count + failingFactories.count + otherFailures.count
+        missingDependencies.count + cycles.count + captiveDependencies.count + failingFactories.count
+            + otherFailures.count
     }
 
     /// A summary line, then one line per problem, grouped by kind.
     public var description: String {
-        var lines = [isValid
-            ? "Dependency graph is valid: \(validatedCount) registrations resolved."
-            : "Dependency graph has \(issueCount) problem(s) in \(validatedCount) registrations:"]
+        var lines = [
+            isValid
+                ? "Dependency graph is valid: \(validatedCount) registrations resolved."
+                : "Dependency graph has \(issueCount) problem(s) in \(validatedCount) registrations:"
+        ]
         func section(_ title: String, _ items: [String]) {
             guard !items.isEmpty else { return }
             lines.append("\(title):")

@@ -41,7 +41,9 @@ extension ValidationSandbox {
 
         var missing: [MissingDependency] = []
         var missingIndex: [String: Int] = [:]
-        func addMissing(dependent: String?, site: RegistrationSite?, type: Any.Type, name: String?, requested: Bool, declared: Bool) {
+        func addMissing(
+            dependent: String?, site: RegistrationSite?, type: Any.Type, name: String?, requested: Bool, declared: Bool
+        ) {
             let missingName = ResolutionFrame.displayName(type, name)
             let id = "\(dependent ?? "")\u{0}\(missingName)"
             if let index = missingIndex[id] {
@@ -52,9 +54,10 @@ extension ValidationSandbox {
                     isDeclared: old.isDeclared || declared)
             } else {
                 missingIndex[id] = missing.count
-                missing.append(MissingDependency(
-                    dependent: dependent, dependentSite: site, missing: missingName, missingType: type,
-                    wasRequested: requested, isDeclared: declared))
+                missing.append(
+                    MissingDependency(
+                        dependent: dependent, dependentSite: site, missing: missingName, missingType: type,
+                        wasRequested: requested, isDeclared: declared))
             }
         }
 
@@ -64,19 +67,22 @@ extension ValidationSandbox {
         var other: [DIError] = []
         for failure in collector.all {
             switch failure.error {
-            case let .dependencyNotFound(type, name, _):
-                addMissing(dependent: failure.dependent?.displayName,
-                           site: failure.dependent.flatMap { byKey[$0.key]?.record.site },
-                           type: type, name: name, requested: true, declared: false)
-            case let .circularDependency(path):
+            case .dependencyNotFound(let type, let name, _):
+                addMissing(
+                    dependent: failure.dependent?.displayName,
+                    site: failure.dependent.flatMap { byKey[$0.key]?.record.site },
+                    type: type, name: name, requested: true, declared: false)
+            case .circularDependency(let path):
                 let cycle = DependencyCycle(path: path) { siteByName[$0] }
                 if !cycles.contains(cycle) { cycles.append(cycle) }
-            case let .factoryFailed(type, name, underlying):
+            case .factoryFailed(let type, let name, let underlying):
                 let typeName = ResolutionFrame.displayName(type, name)
                 guard failingNames.insert(typeName).inserted else { continue }
                 let site = byKey[RegistryKey(anyType: type, name: name)]?.record.site ?? siteByName[typeName]
-                failing.append(FactoryFailure(typeName: typeName, site: site,
-                                              requiredBy: failure.dependent?.displayName, error: underlying))
+                failing.append(
+                    FactoryFailure(
+                        typeName: typeName, site: site,
+                        requiredBy: failure.dependent?.displayName, error: underlying))
             default:
                 if !other.contains(where: { $0.isSameFailure(as: failure.error) }) { other.append(failure.error) }
             }
@@ -85,8 +91,9 @@ extension ValidationSandbox {
         for registration in all {
             for dependency in registration.record.declaredDependencies
             where !container.isRegistered(key: RegistryKey(anyType: dependency)) {
-                addMissing(dependent: registration.record.displayName, site: registration.record.site,
-                           type: dependency, name: nil, requested: false, declared: true)
+                addMissing(
+                    dependent: registration.record.displayName, site: registration.record.site,
+                    type: dependency, name: nil, requested: false, declared: true)
             }
         }
 
@@ -94,12 +101,13 @@ extension ValidationSandbox {
         var captives: [CaptiveDependency] = []
         for edge in edges {
             guard let holder = byKey[edge.from.key], holder.record.scope == .singleton,
-                  let held = byKey[edge.to.key], held.record.scope != .singleton
+                let held = byKey[edge.to.key], held.record.scope != .singleton
             else { continue }
-            captives.append(CaptiveDependency(
-                singleton: holder.record.displayName, singletonSite: holder.record.site,
-                dependency: held.record.displayName, dependencyScope: held.record.scope,
-                dependencySite: held.record.site))
+            captives.append(
+                CaptiveDependency(
+                    singleton: holder.record.displayName, singletonSite: holder.record.site,
+                    dependency: held.record.displayName, dependencyScope: held.record.scope,
+                    dependencySite: held.record.site))
         }
 
         return ValidationReport(

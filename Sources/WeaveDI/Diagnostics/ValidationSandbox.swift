@@ -64,7 +64,10 @@ final class ValidationSandbox {
                     return (reported.error, true)
                 } catch {
                     // Only a cancellation gets here: the validating task was cancelled.
-                    return (DIError.factoryFailed(registration.record.type, name: registration.record.name, underlying: error), false)
+                    return (
+                        DIError.factoryFailed(
+                            registration.record.type, name: registration.record.name, underlying: error), false
+                    )
                 }
             }
         }

@@ -187,7 +187,7 @@ public enum UnifiedDI {
     /// `"PSI trigger on /proc/pressure/memory"`; `nil` while no hook is installed or when the
     /// platform offers none.
     public static var memoryPressureSource: String? {
-        if case let .watching(source) = DiagnosticsCenter.shared.pressureMonitor.status { return source }
+        if case .watching(let source) = DiagnosticsCenter.shared.pressureMonitor.status { return source }
         return nil
     }
 }

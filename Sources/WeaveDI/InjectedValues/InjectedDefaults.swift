@@ -83,7 +83,8 @@ final class InjectedDefaults: @unchecked Sendable {
         func insert(_ key: UInt, box: AnyObject) {
             var index = Int(truncatingIfNeeded: (key &* fibonacciMultiplier) >> shift)
             while UnsafeAtomic<UInt>(at: keys + index).load(ordering: .relaxed) != 0 { index = (index + 1) & mask }
-            UnsafeAtomic<UInt>(at: boxes + index).store(UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .relaxed)
+            UnsafeAtomic<UInt>(at: boxes + index).store(
+                UInt(bitPattern: Unmanaged.passUnretained(box).toOpaque()), ordering: .relaxed)
             UnsafeAtomic<UInt>(at: keys + index).store(key, ordering: .releasing)
             count += 1
         }
@@ -144,7 +145,12 @@ final class InjectedDefaults: @unchecked Sendable {
     func slowBox(_ id: ObjectIdentifier, key: Any.Type, _ make: () -> AnyObject) -> AnyObject {
         let stack = ResolutionStack.current
         let me = stack.threadID
-        enum Step { case ready(AnyObject), compute(BuildTicket), reenter, wait(BuildTicket) }
+        enum Step {
+            case ready(AnyObject)
+            case compute(BuildTicket)
+            case reenter
+            case wait(BuildTicket)
+        }
         while true {
             let step: Step = state.withLock { state in
                 switch state.entries[id] {

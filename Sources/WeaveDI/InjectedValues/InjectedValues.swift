@@ -37,7 +37,7 @@ public struct InjectedValues: Sendable {
         }
         set {
             var values = overrides.values ?? [:]
-            overrides.values = nil  // keeps `values` uniquely referenced, so the insert does not copy
+            overrides.values = nil // keeps `values` uniquely referenced, so the insert does not copy
             values[ObjectIdentifier(key)] = ValueBox(newValue)
             overrides.values = values
         }
@@ -87,4 +87,3 @@ public struct InjectedValues: Sendable {
         @usableFromInline init() {}
     }
 }
-

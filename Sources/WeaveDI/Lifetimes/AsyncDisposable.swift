@@ -61,7 +61,7 @@ extension ScopeInstance {
             .compactMap { cell in cell.disposable().map { (cell.creationOrder, $0) } }
             .sorted { $0.0 > $1.0 }
         for (_, disposable) in disposables { await disposable.dispose(reason: reason) }
-        _ = taken  // released after every disposal: a disposal may still use what others hold
+        _ = taken // released after every disposal: a disposal may still use what others hold
     }
 }
 
@@ -92,7 +92,8 @@ extension Container {
                         singleton.isDisposed = true
                         chosen.append((singleton.creationOrder, disposable))
                     } else if let async = record as? AsyncRecord, let cell = async.singletonCell,
-                              let disposable = async.disposableSingleton(), include(disposable) {
+                        let disposable = async.disposableSingleton(), include(disposable)
+                    {
                         cell.isDisposed = true
                         chosen.append((cell.creationOrder, disposable))
                     }

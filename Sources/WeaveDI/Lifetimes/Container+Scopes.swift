@@ -49,7 +49,8 @@ extension Container {
     @discardableResult
     public func withScope<R>(_ instance: ScopeInstance, operation: () throws -> R) rethrows -> R {
         var bound = ScopeBinding.bound
-        bound[ScopeBinding.Key(container: identity, scope: instance.scope.customName ?? instance.scope.description)] = instance
+        bound[ScopeBinding.Key(container: identity, scope: instance.scope.customName ?? instance.scope.description)] =
+            instance
         return try ScopeBinding.$bound.withValue(bound, operation: operation)
     }
 
@@ -61,7 +62,8 @@ extension Container {
         operation: () async throws -> R
     ) async rethrows -> R {
         var bound = ScopeBinding.bound
-        bound[ScopeBinding.Key(container: identity, scope: instance.scope.customName ?? instance.scope.description)] = instance
+        bound[ScopeBinding.Key(container: identity, scope: instance.scope.customName ?? instance.scope.description)] =
+            instance
         return try await ScopeBinding.$bound.withValue(bound, operation: operation, isolation: isolation)
     }
 }

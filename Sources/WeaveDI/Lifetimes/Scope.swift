@@ -9,7 +9,8 @@
 public struct Scope: Hashable, Sendable, CustomStringConvertible {
     @usableFromInline
     enum Kind: Hashable, Sendable {
-        case transient, singleton, weak, custom(String)
+        case transient, singleton, weak
+        case custom(String)
     }
 
     @usableFromInline let kind: Kind

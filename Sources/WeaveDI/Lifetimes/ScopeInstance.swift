@@ -54,7 +54,7 @@ public final class ScopeInstance: @unchecked Sendable {
             defer { cells = [:] }
             return cells
         }
-        _ = released  // released outside the lock: deinits may resolve or register
+        _ = released // released outside the lock: deinits may resolve or register
     }
 
     /// The cell for `record` in slot `slot`, created on first use; call with the lock held.
@@ -64,7 +64,8 @@ public final class ScopeInstance: @unchecked Sendable {
     /// for that registration). A resolution of a registration that was replaced after it looked
     /// it up, arriving after the newer one made its cell, gets a cell of its own that the scope
     /// instance does not keep.
-    func cell<Record: ScopedRegistration>(for record: Record, slot: UInt, replaced: inout InstanceCell?) -> InstanceCell {
+    func cell<Record: ScopedRegistration>(for record: Record, slot: UInt, replaced: inout InstanceCell?) -> InstanceCell
+    {
         lock.assertHeld()
         let key = CellKey(slot: slot, name: record.name)
         if let existing = cells[key] {
@@ -84,7 +85,7 @@ public final class ScopeInstance: @unchecked Sendable {
             guard let cell = cells[key], cell.recordID == record.uniqueID else { return nil }
             return cells.removeValue(forKey: key)
         }
-        _ = discarded  // released outside the lock
+        _ = discarded // released outside the lock
     }
 }
 

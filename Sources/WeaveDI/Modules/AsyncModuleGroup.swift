@@ -36,8 +36,10 @@ public struct AsyncModuleGroup: Sendable {
         retryDelay: TimeInterval = 0,
         make: @escaping @Sendable () async throws -> Module
     ) {
-        definitions.append(AsyncModuleDefinition(label, timeout: timeout, maxAttempts: maxAttempts,
-                                                 retryDelay: retryDelay, make: make))
+        definitions.append(
+            AsyncModuleDefinition(
+                label, timeout: timeout, maxAttempts: maxAttempts,
+                retryDelay: retryDelay, make: make))
     }
 
     /// Adds a definition for `type` whose single instance is produced by async `value`: once made,
@@ -54,8 +56,10 @@ public struct AsyncModuleGroup: Sendable {
         line: Int = #line,
         value: @escaping @Sendable () async throws -> T
     ) {
-        add(label ?? ResolutionFrame.displayName(type, name), timeout: timeout, maxAttempts: maxAttempts,
-            retryDelay: retryDelay) {
+        add(
+            label ?? ResolutionFrame.displayName(type, name), timeout: timeout, maxAttempts: maxAttempts,
+            retryDelay: retryDelay
+        ) {
             // The instance is handed over to the container, which shares it like any registered instance.
             let instance = UncheckedBox(try await value())
             return Module(type, name: name, scope: .singleton, file: file, line: line) { instance.value }
@@ -94,15 +98,16 @@ public struct AsyncModuleGroup: Sendable {
             case .failure(let error)?:
                 failures.append(AsyncModuleFailure(label: definition.label, error: error))
             case nil:
-                break  // Unreachable: the group yields one result per definition.
+                break // Unreachable: the group yields one result per definition.
             }
         }
         let center = DiagnosticsCenter.shared
         if center.logLevel >= .errors {
             for failure in failures { center.logger.error("Async module \(failure.label) failed: \(failure.error)") }
         }
-        return AsyncModuleReport(modules: modules, loaded: loaded, failures: failures,
-                                 duration: monotonicSeconds() - start)
+        return AsyncModuleReport(
+            modules: modules, loaded: loaded, failures: failures,
+            duration: monotonicSeconds() - start)
     }
 
     /// Makes every module concurrently (see ``makeAll()``) and registers those that succeeded into

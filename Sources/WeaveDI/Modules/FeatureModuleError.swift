@@ -15,16 +15,17 @@ public enum FeatureModuleError: Error, LocalizedError, CustomStringConvertible {
     /// What went wrong, naming the features involved and what to do.
     public var description: String {
         switch self {
-        case let .circularDependency(path):
+        case .circularDependency(let path):
             return "Feature modules depend on each other in a cycle: \(path.joined(separator: " -> ")). "
                 + "Move what they share into a feature both can depend on."
-        case let .unknownModule(name, path):
+        case .unknownModule(let name, let path):
             let chain = path.count > 1 ? " (needed by \(path.dropLast().joined(separator: " -> ")))" : ""
             return "Unknown feature module '\(name)'\(chain). Register it with the FeatureModuleLoader "
                 + "(init(_:) or register(_:)) before loading, or fix the name in dependencies()."
-        case let .duplicateName(name, existing, new):
-            return "Feature module name '\(name)' is used by both \(existing) and \(new). Give each feature a unique name."
-        case let .configurationFailed(name, underlying):
+        case .duplicateName(let name, let existing, let new):
+            return
+                "Feature module name '\(name)' is used by both \(existing) and \(new). Give each feature a unique name."
+        case .configurationFailed(let name, let underlying):
             return "Feature module '\(name)' failed to configure: \(underlying)"
         }
     }

@@ -180,7 +180,9 @@ public actor FeatureModuleLoader {
             try await module.configure()
         } catch {
             let center = DiagnosticsCenter.shared
-            if center.logLevel >= .errors { center.logger.error("Feature module \(name) failed to configure: \(error)") }
+            if center.logLevel >= .errors {
+                center.logger.error("Feature module \(name) failed to configure: \(error)")
+            }
             throw FeatureModuleError.configurationFailed(name, underlying: error)
         }
         DiagnosticsCenter.shared.logInfo("Configured feature module \(name)")

@@ -37,8 +37,9 @@ public struct Module: Sendable, CustomStringConvertible {
         self.dependencies = dependencies
         self.site = RegistrationSite(fileID: file, line: line)
         self.registrar = { container, module in
-            _ = container.store(key: RegistryKey(T.self, name: module.name), scope: module.scope,
-                                dependencies: module.dependencies, site: module.site, factory: factory)
+            _ = container.store(
+                key: RegistryKey(T.self, name: module.name), scope: module.scope,
+                dependencies: module.dependencies, site: module.site, factory: factory)
         }
     }
 
@@ -63,8 +64,9 @@ public struct Module: Sendable, CustomStringConvertible {
         self.dependencies = dependencies
         self.site = RegistrationSite(fileID: file, line: line)
         self.registrar = { container, module in
-            _ = container.storeAsync(key: RegistryKey(T.self, name: module.name), scope: module.scope,
-                                     dependencies: module.dependencies, site: module.site, factory: factory)
+            _ = container.storeAsync(
+                key: RegistryKey(T.self, name: module.name), scope: module.scope,
+                dependencies: module.dependencies, site: module.site, factory: factory)
         }
     }
 
@@ -88,8 +90,9 @@ public struct Module: Sendable, CustomStringConvertible {
             let factory: @Sendable () throws -> T = { [weak container] in
                 try containerFactory(container ?? Container.shared)
             }
-            _ = container.store(key: RegistryKey(T.self, name: module.name), scope: module.scope,
-                                dependencies: module.dependencies, site: module.site, factory: factory)
+            _ = container.store(
+                key: RegistryKey(T.self, name: module.name), scope: module.scope,
+                dependencies: module.dependencies, site: module.site, factory: factory)
         }
     }
 

@@ -32,23 +32,23 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
             return "No modules found in any factory. Call setupAllFactories() before registerAll() (on a manager "
                 + "made with init(environment:configuration:logger:)), add definitions to the factories, "
                 + "or add a factory to the ModuleFactoryManager."
-        case let .duplicateModule(type, first, second) where first.factory == ModuleOrigin.existingRegistration:
+        case .duplicateModule(let type, let first, let second) where first.factory == ModuleOrigin.existingRegistration:
             return "Duplicate module registration for type: \(type), made by \(second), which is already registered "
                 + "at \(first.site) in the target container, whose duplicatePolicy is .reject. Remove one of them, "
                 + "or give them different names."
-        case let .duplicateModule(type, first, second) where first == second:
+        case .duplicateModule(let type, let first, let second) where first == second:
             return "Duplicate module registration for type: \(type), made twice by \(first): the same definition "
                 + "was added twice (was setupAllFactories() or a factory's setup called twice?)."
-        case let .duplicateModule(type, first, second):
+        case .duplicateModule(let type, let first, let second):
             return "Duplicate module registration for type: \(type), made by \(first) and by \(second). "
                 + "Remove one of them, or give them different names."
-        case let .invalidModule(module, origin, reason):
+        case .invalidModule(let module, let origin, let reason):
             return "Invalid module \(module) made by \(origin): \(reason)."
-        case let .missingDependency(module, dependency, origin):
+        case .missingDependency(let module, let dependency, let origin):
             return "\(module) made by \(origin) depends on \(dependency), which no module in the manager provides "
                 + "and the container does not register. Add a module for \(dependency), register it before "
                 + "registerAll(), or set validatesDeclaredDependencies to false if it is registered later."
-        case let .invalidConfiguration(detail):
+        case .invalidConfiguration(let detail):
             return "Invalid factory configuration: \(detail)."
         }
     }

@@ -103,7 +103,7 @@ public struct ModuleFactoryManager: Sendable {
         self.setup = Setup(environment: String(describing: environment)) { manager in
             // Both were made above as these types and only this type assigns them.
             guard var infrastructure = manager.infrastructureFactory as? Configuration.InfrastructureFactory,
-                  var presentation = manager.presentationFactory as? Configuration.PresentationFactory
+                var presentation = manager.presentationFactory as? Configuration.PresentationFactory
             else { preconditionFailure("ModuleFactoryManager: a layer factory changed type") }
             await configuration.setUpFactories(
                 infrastructure: &infrastructure,
@@ -130,7 +130,8 @@ public struct ModuleFactoryManager: Sendable {
         guard let setup else {
             DiagnosticsCenter.shared.logWarning(
                 "setupAllFactories() on a ModuleFactoryManager made without an environment and configuration "
-                    + "changes nothing: make it with init(environment:configuration:logger:), or set its factories up yourself.")
+                    + "changes nothing: make it with init(environment:configuration:logger:), or set its factories up yourself."
+            )
             return
         }
         log("🏭 Setting up module factories for \(setup.environment)")
@@ -141,9 +142,12 @@ public struct ModuleFactoryManager: Sendable {
 
     /// Adds an app factory in `layer` (after the factories already in that layer). `name` labels it
     /// in statistics and errors; it defaults to the factory's type name.
-    public mutating func add(_ factory: some ModuleFactory & Sendable, layer: ModuleLayer = .custom, name: String? = nil) {
-        added.append(ManagedModuleFactory(
-            name: name ?? String(describing: type(of: factory)), layer: layer, factory: factory))
+    public mutating func add(
+        _ factory: some ModuleFactory & Sendable, layer: ModuleLayer = .custom, name: String? = nil
+    ) {
+        added.append(
+            ManagedModuleFactory(
+                name: name ?? String(describing: type(of: factory)), layer: layer, factory: factory))
     }
 
     /// Every factory in registration order: by layer, and within a layer the manager's own factory
@@ -152,9 +156,10 @@ public struct ModuleFactoryManager: Sendable {
     var orderedFactories: [ManagedModuleFactory] {
         var all: [ManagedModuleFactory] = []
         if setup != nil {
-            all.append(ManagedModuleFactory(
-                name: String(describing: type(of: infrastructureFactory)), layer: .infrastructure,
-                factory: infrastructureFactory))
+            all.append(
+                ManagedModuleFactory(
+                    name: String(describing: type(of: infrastructureFactory)), layer: .infrastructure,
+                    factory: infrastructureFactory))
         }
         all += [
             ManagedModuleFactory(name: "RepositoryModuleFactory", layer: .repository, factory: repositoryFactory),
@@ -162,9 +167,10 @@ public struct ModuleFactoryManager: Sendable {
             ManagedModuleFactory(name: "ScopeModuleFactory", layer: .scope, factory: scopeFactory),
         ]
         if setup != nil {
-            all.append(ManagedModuleFactory(
-                name: String(describing: type(of: presentationFactory)), layer: .presentation,
-                factory: presentationFactory))
+            all.append(
+                ManagedModuleFactory(
+                    name: String(describing: type(of: presentationFactory)), layer: .presentation,
+                    factory: presentationFactory))
         }
         all += added
         return all.enumerated()
@@ -195,7 +201,9 @@ public struct ModuleFactoryManager: Sendable {
     /// Returns (and keeps, for ``getRegistrationStatistics()``) how many modules each factory
     /// registered, and how long it took.
     @discardableResult
-    public mutating func registerAll(to container: Container = Container.shared) async throws -> ModuleRegistrationStatistics {
+    public mutating func registerAll(to container: Container = Container.shared) async throws
+        -> ModuleRegistrationStatistics
+    {
         guard batchSize >= 1 else {
             throw ModuleFactoryError.invalidConfiguration("batchSize must be at least 1, but is \(batchSize)")
         }
@@ -214,9 +222,10 @@ public struct ModuleFactoryManager: Sendable {
             let factoryStart = monotonicSeconds()
             let batches = await Self.registerInBatches(
                 modules, into: container, batchSize: batchSize, logger: logger, label: "\(entry.name) (\(entry.layer))")
-            factories.append(FactoryRegistrationStatistics(
-                name: entry.name, layer: entry.layer, moduleCount: modules.count,
-                registrationDuration: monotonicSeconds() - factoryStart, batchCount: batches))
+            factories.append(
+                FactoryRegistrationStatistics(
+                    name: entry.name, layer: entry.layer, moduleCount: modules.count,
+                    registrationDuration: monotonicSeconds() - factoryStart, batchCount: batches))
         }
         let statistics = ModuleRegistrationStatistics(
             factories: factories, validationDuration: validated - start, totalDuration: monotonicSeconds() - start)
@@ -234,8 +243,9 @@ public struct ModuleFactoryManager: Sendable {
         if let lastRegistration { return lastRegistration }
         return ModuleRegistrationStatistics(
             factories: orderedFactories.map {
-                FactoryRegistrationStatistics(name: $0.name, layer: $0.layer, moduleCount: 0,
-                                              registrationDuration: nil, batchCount: 0)
+                FactoryRegistrationStatistics(
+                    name: $0.name, layer: $0.layer, moduleCount: 0,
+                    registrationDuration: nil, batchCount: 0)
             },
             validationDuration: nil, totalDuration: nil)
     }

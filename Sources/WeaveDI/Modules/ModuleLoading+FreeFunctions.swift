@@ -20,5 +20,6 @@ public func withRetry<T>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> T
 ) async throws -> T {
-    try await ModuleLoading.withRetry(maxAttempts: maxAttempts, delay: delay, isolation: isolation, operation: operation)
+    try await ModuleLoading.withRetry(
+        maxAttempts: maxAttempts, delay: delay, isolation: isolation, operation: operation)
 }

@@ -91,7 +91,8 @@ public enum ModuleLoading {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> T
     ) async throws -> T {
-        try await withRetry(maxAttempts: maxAttempts, delay: delay.timeInterval, isolation: isolation, operation: operation)
+        try await withRetry(
+            maxAttempts: maxAttempts, delay: delay.timeInterval, isolation: isolation, operation: operation)
     }
 }
 

@@ -10,9 +10,9 @@ public enum ModuleLoadingError: Error, LocalizedError, CustomStringConvertible, 
     /// What went wrong and what the limit or argument was.
     public var description: String {
         switch self {
-        case let .timedOut(seconds):
+        case .timedOut(let seconds):
             return "The operation did not finish within \(seconds) seconds and was cancelled."
-        case let .invalidArgument(detail):
+        case .invalidArgument(let detail):
             return "Invalid argument: \(detail)."
         }
     }

@@ -44,8 +44,10 @@ public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
 
     /// A summary line followed by one line per factory.
     public var description: String {
-        var lines = ["\(totalModules) modules across \(factories.count) factories"
-            + (totalDuration.map { String(format: ", registered in %.3f ms", $0 * 1000) } ?? " (not registered yet)")]
+        var lines = [
+            "\(totalModules) modules across \(factories.count) factories"
+                + (totalDuration.map { String(format: ", registered in %.3f ms", $0 * 1000) } ?? " (not registered yet)")
+        ]
         lines += factories.map { "  \($0)" }
         return lines.joined(separator: "\n")
     }

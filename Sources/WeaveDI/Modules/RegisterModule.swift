@@ -65,7 +65,8 @@ public struct RegisterModule: Sendable {
         return {
             Module(useCaseProtocol, name: name, scope: scope, dependencies: [], site: site) { container in
                 let repositoryKey = RegistryKey(Repo.self)
-                let repository: Repo = container.isRegistered(key: repositoryKey)
+                let repository: Repo =
+                    container.isRegistered(key: repositoryKey)
                     ? try container.resolveCore(key: repositoryKey, type: Repo.self)
                     : repositoryFallback()
                 return factory(repository)
@@ -88,7 +89,8 @@ public struct RegisterModule: Sendable {
         line: Int = #line,
         factory: @Sendable @escaping () throws -> T
     ) -> Module {
-        Module(type, name: name, scope: scope ?? defaultScope, dependencies: dependencies,
-               file: file, line: line, factory: factory)
+        Module(
+            type, name: name, scope: scope ?? defaultScope, dependencies: dependencies,
+            file: file, line: line, factory: factory)
     }
 }

@@ -49,7 +49,9 @@ extension Container {
             do {
                 return try makeDefault()
             } catch {
-                if let error = error as? DIError, case .dependencyNotFound = error { FailedFactoryDefault.mark(id, error) }
+                if let error = error as? DIError, case .dependencyNotFound = error {
+                    FailedFactoryDefault.mark(id, error)
+                }
                 throw error
             }
         }
@@ -76,11 +78,14 @@ extension Container {
     /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
     /// replaces nor reports a duplicate: racing callers install one record between them.
     @usableFromInline
-    func storeIfAbsent<T>(key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T) {
+    func storeIfAbsent<T>(
+        key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T
+    ) {
         registry.withSlotForWriting(id: key.id) { slot, sequence in
             guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
             // Made outside the slot lock (an allocation); the write lock keeps other writers out.
-            let record = makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
+            let record = makeRecord(
+                scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
             slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
         }
     }

@@ -85,7 +85,8 @@ public struct Factory<T>: Sendable {
         self.init(keyScope: scope, file: file, line: line, makeDefault: factory)
     }
 
-    private init(keyScope scope: Scope, file: StaticString, line: UInt, makeDefault: @escaping @Sendable () throws -> T) {
+    private init(keyScope scope: Scope, file: StaticString, line: UInt, makeDefault: @escaping @Sendable () throws -> T)
+    {
         // Two odd ids per key (see RegistryKey): one for overrides, one for a scoped default.
         let keyID = (factoryKeyCounter.loadThenWrappingIncrement(ordering: .relaxed) << 2) | 1
         definition = FactoryDefinition(
@@ -180,7 +181,8 @@ public struct Factory<T>: Sendable {
     @usableFromInline
     func recover(from error: DIError) -> T {
         if let optional = definition.optional { return optional.none() }
-        let message = definition.makeDefault == nil
+        let message =
+            definition.makeDefault == nil
             ? InjectionTrap.message(
                 wrapper: definition.wrapper, type: T.self, name: definition.name,
                 owner: definition.owner, site: definition.site, error: error)
@@ -210,7 +212,8 @@ public struct Factory<T>: Sendable {
         if let optional = definition.optional {
             return optional.register(container, definition.overrideKey, scope, site, factory)
         }
-        return container.store(key: definition.overrideKey, scope: scope, dependencies: [], site: site, factory: factory)
+        return container.store(
+            key: definition.overrideKey, scope: scope, dependencies: [], site: site, factory: factory)
     }
 
     /// Drops what ``register(scope:in:file:line:factory:)`` registered in `container`
@@ -245,8 +248,10 @@ final class FactoryDefinition<T>: Sendable {
     let file: StaticString
     let line: UInt
 
-    init(keyID: UInt, overrideKey: RegistryKey, name: String?, scope: Scope, makeDefault: (@Sendable () throws -> T)?,
-         optional: OptionalWrapperForm<T>?, wrapper: String, owner: String, file: StaticString, line: UInt) {
+    init(
+        keyID: UInt, overrideKey: RegistryKey, name: String?, scope: Scope, makeDefault: (@Sendable () throws -> T)?,
+        optional: OptionalWrapperForm<T>?, wrapper: String, owner: String, file: StaticString, line: UInt
+    ) {
         self.wrapper = wrapper
         self.keyID = keyID
         self.overrideKey = overrideKey

@@ -15,8 +15,9 @@ struct OptionalWrapperForm<T>: Sendable {
     /// `nil`, as a `T`.
     let none: @Sendable () -> T
     /// Registers a factory of `Wrapped?` as the registration of `Wrapped` under the key.
-    let register: @Sendable (Container, RegistryKey, Scope, RegistrationSite, @escaping @Sendable () -> T)
-        -> RegistrationHandle
+    let register:
+        @Sendable (Container, RegistryKey, Scope, RegistrationSite, @escaping @Sendable () -> T)
+            -> RegistrationHandle
 }
 
 /// `Optional`, recognised from generic code that does not know its type is one.
@@ -62,11 +63,11 @@ extension Optional: OptionalValue {
             return try container.resolveCore(key: key, type: Wrapped.self)
         } catch {
             switch error {
-            case let .dependencyNotFound(type, name, _) where type == Wrapped.self && name == key.name:
+            case .dependencyNotFound(let type, let name, _) where type == Wrapped.self && name == key.name:
                 container.report(error)
                 return nil
-            case let .factoryFailed(type, name, underlying)
-                where type == Wrapped.self && name == key.name && underlying is FactoryReturnedNil:
+            case .factoryFailed(let type, let name, let underlying)
+            where type == Wrapped.self && name == key.name && underlying is FactoryReturnedNil:
                 return nil
             default:
                 throw error

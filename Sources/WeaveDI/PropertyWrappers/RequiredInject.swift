@@ -43,9 +43,10 @@ public struct RequiredInject<T> {
             return cell.publish(try container.resolveCore(T.self, name: cell.name))
         } catch {
             let error = container.report(error, thrown: true)
-            fatalError(InjectionTrap.message(
-                wrapper: "@RequiredInject", type: T.self, name: cell.name, owner: cell.owner, site: cell.site,
-                error: error),
+            fatalError(
+                InjectionTrap.message(
+                    wrapper: "@RequiredInject", type: T.self, name: cell.name, owner: cell.owner, site: cell.site,
+                    error: error),
                 file: cell.file, line: cell.line)
         }
     }

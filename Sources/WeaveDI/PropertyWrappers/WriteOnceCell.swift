@@ -34,8 +34,9 @@ final class WriteOnceCell<Value>: @unchecked Sendable {
         self.owner = owner
         self.file = file
         self.line = line
-        assert(withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) } == UnsafeMutableRawPointer(pointer),
-               "WriteOnceCell.storage must be the first stored property")
+        assert(
+            withUnsafeMutablePointer(to: &storage) { UnsafeMutableRawPointer($0) } == UnsafeMutableRawPointer(pointer),
+            "WriteOnceCell.storage must be the first stored property")
     }
 
     deinit {

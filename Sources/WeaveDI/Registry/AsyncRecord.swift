@@ -19,8 +19,10 @@ final class AsyncRecord: RegistrationRecord, ScopedRegistration, @unchecked Send
     /// The weak instance's storage (a weak registration only).
     let weakCell: WeakCell?
 
-    init(lifetime: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
-         asyncFactory: ErasedAsyncFactory) {
+    init(
+        lifetime: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+        asyncFactory: ErasedAsyncFactory
+    ) {
         self.lifetime = lifetime
         self.asyncFactory = asyncFactory
         // The synchronous factory is never called (the tag stops the synchronous path first); it
@@ -28,15 +30,17 @@ final class AsyncRecord: RegistrationRecord, ScopedRegistration, @unchecked Send
         let refusal = ErasedFactory { () throws -> Never in throw DIError.asyncResolutionRequired(type, name: name) }
         singletonCell = lifetime == .singleton ? InstanceCell(recordID: 0, type: type) : nil
         weakCell = lifetime == .weak ? WeakCell() : nil
-        super.init(scopeTag: .asyncFactory, name: name, site: site, declaredDependencies: declaredDependencies,
-                   type: type, factory: refusal)
+        super.init(
+            scopeTag: .asyncFactory, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: refusal)
     }
 
     override var scope: Scope { lifetime }
 
     override func freshCopy() -> RegistrationRecord {
-        AsyncRecord(lifetime: lifetime, name: name, site: site, declaredDependencies: declaredDependencies,
-                    type: type, asyncFactory: asyncFactory)
+        AsyncRecord(
+            lifetime: lifetime, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, asyncFactory: asyncFactory)
     }
 
     /// The built singleton as an `AsyncDisposable`, if it conforms and was not disposed yet;

@@ -29,8 +29,10 @@ class RegistrationRecord: @unchecked Sendable {
     /// Builds an instance of `type`.
     @usableFromInline let factory: ErasedFactory
 
-    init(scopeTag: ScopeTag, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
-         type: Any.Type, factory: ErasedFactory) {
+    init(
+        scopeTag: ScopeTag, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+        type: Any.Type, factory: ErasedFactory
+    ) {
         self.scopeTag = scopeTag
         self.siteLine = Int32(clamping: site.line)
         self.name = name
@@ -48,14 +50,16 @@ class RegistrationRecord: @unchecked Sendable {
         switch scopeTag {
         case .singleton: return .singleton
         case .weak: return .weak
-        case .transient, .custom, .asyncFactory: return .transient  // `ScopedRecord`, `AsyncRecord` override this
+        case .transient, .custom, .asyncFactory: return .transient // `ScopedRecord`, `AsyncRecord` override this
         }
     }
 
     var displayName: String { ResolutionFrame.displayName(type, name) }
 
     /// Resolves this registration without knowing its static type (for `resolve(_: Any.Type)`).
-    func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot, requester: Container? = nil) throws(DIError) -> Any {
+    func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot, requester: Container? = nil)
+        throws(DIError) -> Any
+    {
         func resolve<T>(_: T.Type) -> Result<Any, DIError> {
             Result { () throws(DIError) -> Any in
                 try container.resolve(record: self, key: key, lock: slot.lock, type: T.self, requester: requester)
@@ -69,8 +73,9 @@ class RegistrationRecord: @unchecked Sendable {
 
     /// A copy of this registration with no cached instance, for sandboxed validation.
     func freshCopy() -> RegistrationRecord {
-        makeRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-                   type: type, factory: factory)
+        makeRecord(
+            scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     }
 }
 
@@ -78,31 +83,40 @@ class RegistrationRecord: @unchecked Sendable {
 ///
 /// Generic only to erase the factory: it makes no generic type's metadata, so unspecialized
 /// callers (registration code is generic in the library) pay no metadata look-up.
-func makeRecord<T>(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
-                   factory: @escaping @Sendable () throws -> T) -> RegistrationRecord {
-    makeRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-               type: T.self, factory: ErasedFactory(factory))
+func makeRecord<T>(
+    scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+    factory: @escaping @Sendable () throws -> T
+) -> RegistrationRecord {
+    makeRecord(
+        scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+        type: T.self, factory: ErasedFactory(factory))
 }
 
 /// The record for a registration of `scope`: a plain ``RegistrationRecord`` for transients, the
 /// matching subclass otherwise. Inlined into the registration path: as a call, passing its
 /// arguments cost a retain and a release each (measured: 3% of a registration).
 @inline(__always)
-func makeRecord(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
-                type: Any.Type, factory: ErasedFactory) -> RegistrationRecord {
+func makeRecord(
+    scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+    type: Any.Type, factory: ErasedFactory
+) -> RegistrationRecord {
     switch scope.kind {
     case .transient:
-        return RegistrationRecord(scopeTag: .transient, name: name, site: site, declaredDependencies: declaredDependencies,
-                                  type: type, factory: factory)
+        return RegistrationRecord(
+            scopeTag: .transient, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     case .singleton:
-        return SingletonRecord(name: name, site: site, declaredDependencies: declaredDependencies,
-                               type: type, factory: factory)
+        return SingletonRecord(
+            name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     case .weak:
-        return WeakRecord(name: name, site: site, declaredDependencies: declaredDependencies,
-                          type: type, factory: factory)
+        return WeakRecord(
+            name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     case .custom:
-        return ScopedRecord(scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-                            type: type, factory: factory)
+        return ScopedRecord(
+            scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     }
 }
 
@@ -151,17 +165,21 @@ final class SingletonRecord: RegistrationRecord, InstanceStorage, @unchecked Sen
     /// Whether ``Container/disposeSingletons(where:)`` disposed the instance; guarded by the slot lock.
     @exclusivity(unchecked) var isDisposed = false
 
-    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
-         factory: ErasedFactory) {
-        super.init(scopeTag: .singleton, name: name, site: site, declaredDependencies: declaredDependencies,
-                   type: type, factory: factory)
+    init(
+        name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+        factory: ErasedFactory
+    ) {
+        super.init(
+            scopeTag: .singleton, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     }
 
     /// A singleton whose instance already exists (`register(_:instance:)`).
     convenience init<T>(name: String?, site: RegistrationSite, instance: T) {
         let box = UncheckedBox(instance)
-        self.init(name: name, site: site, declaredDependencies: [], type: T.self,
-                  factory: ErasedFactory { box.value })
+        self.init(
+            name: name, site: site, declaredDependencies: [], type: T.self,
+            factory: ErasedFactory { box.value })
         store(instance)
     }
 
@@ -203,10 +221,13 @@ final class WeakRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable
     @exclusivity(unchecked) @usableFromInline weak var object: AnyObject?
     @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
 
-    init(name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
-         factory: ErasedFactory) {
-        super.init(scopeTag: .weak, name: name, site: site, declaredDependencies: declaredDependencies,
-                   type: type, factory: factory)
+    init(
+        name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+        factory: ErasedFactory
+    ) {
+        super.init(
+            scopeTag: .weak, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     }
 
     @inlinable
@@ -237,11 +258,14 @@ final class ScopedRecord: RegistrationRecord, ScopedRegistration, @unchecked Sen
     /// records need one, so the other lifetimes do not pay its bytes.)
     @usableFromInline let uniqueID: UInt64 = scopedRecordIDs.wrappingIncrementThenLoad(ordering: .relaxed)
 
-    init(scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
-         factory: ErasedFactory) {
+    init(
+        scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+        factory: ErasedFactory
+    ) {
         customScope = scope
-        super.init(scopeTag: .custom, name: name, site: site, declaredDependencies: declaredDependencies,
-                   type: type, factory: factory)
+        super.init(
+            scopeTag: .custom, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
     }
 
     override var scope: Scope { customScope }

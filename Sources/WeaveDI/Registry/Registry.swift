@@ -88,6 +88,7 @@ final class Registry: @unchecked Sendable {
             newest._withUnsafeGuaranteedRef { $0.insert(slot) }
         } else {
             let larger = SlotTable(capacity: newest._withUnsafeGuaranteedRef { $0.capacity } * 2)
+            // swift-format-ignore: ReplaceForEachWithForLoop
             newest._withUnsafeGuaranteedRef { $0.forEach { larger.insert($0) } }
             larger.insert(slot)
             tables.append(larger)

@@ -68,7 +68,9 @@ final class SlotTable: @unchecked Sendable {
     func forEach(_ body: (TypeSlot) throws -> Void) rethrows {
         for index in 0...mask {
             let bits = UnsafeAtomic<UInt>(at: entries + index).load(ordering: .relaxed)
-            if let address = UnsafeMutablePointer<SlotStorage>(bitPattern: bits) { try body(TypeSlot(storage: address)) }
+            if let address = UnsafeMutablePointer<SlotStorage>(bitPattern: bits) {
+                try body(TypeSlot(storage: address))
+            }
         }
     }
 }

@@ -33,8 +33,9 @@ struct SlotStorage {
     /// Initializes the slot whose line starts at `slot` (the lock word unlocked, no
     /// registrations) and returns its storage.
     static func initialize(slot: UnsafeMutableRawPointer, id: UInt) -> UnsafeMutablePointer<SlotStorage> {
-        assert(MemoryLayout<SlotLock.Word>.size <= 8 && headerSize + MemoryLayout<SlotStorage>.size <= stride,
-               "a slot must fit its cache line")
+        assert(
+            MemoryLayout<SlotLock.Word>.size <= 8 && headerSize + MemoryLayout<SlotStorage>.size <= stride,
+            "a slot must fit its cache line")
         let storage = (slot + headerSize).bindMemory(to: SlotStorage.self, capacity: 1)
         SlotLock.prepare((slot + headerSize + lockOffset).bindMemory(to: SlotLock.Word.self, capacity: 1))
         (slot + headerSize + idOffset).bindMemory(to: UInt.self, capacity: 1).initialize(to: id)
@@ -85,7 +86,9 @@ struct TypeSlot {
     /// The slot's lock; its word starts the slot's cache line.
     @inlinable
     var lock: SlotLock {
-        SlotLock(word: (UnsafeMutableRawPointer(storage) + SlotStorage.lockOffset).assumingMemoryBound(to: SlotLock.Word.self))
+        SlotLock(
+            word: (UnsafeMutableRawPointer(storage) + SlotStorage.lockOffset).assumingMemoryBound(
+                to: SlotLock.Word.self))
     }
 
     /// Finds the registration for `name` and counts one resolution of it; call with the lock held
@@ -153,7 +156,8 @@ struct TypeSlot {
     /// Replaces the registration for `name` (or removes it, with `nil`), returning the one it
     /// replaced; call with the lock held. A new registration counts its resolutions from zero;
     /// `sequence` is when it was made (listings are in that order).
-    func setRecord(_ record: __owned RegistrationRecord?, named name: String?, sequence: Int = 0) -> RegistrationRecord? {
+    func setRecord(_ record: __owned RegistrationRecord?, named name: String?, sequence: Int = 0) -> RegistrationRecord?
+    {
         lock.assertHeld()
         guard let name else {
             let old = storage.pointee.unnamed
@@ -162,7 +166,8 @@ struct TypeSlot {
             storage.pointee.unnamedSequence = sequence
             return old
         }
-        let existing = storage.pointee.namedIndex.map { $0[name] }
+        let existing =
+            storage.pointee.namedIndex.map { $0[name] }
             ?? storage.pointee.named.firstIndex(where: { $0.record.name == name })
         if let index = existing {
             let old = storage.pointee.named[index].record
@@ -170,7 +175,7 @@ struct TypeSlot {
                 storage.pointee.named[index] = NamedRegistration(record: record, resolutions: 0, sequence: sequence)
             } else {
                 storage.pointee.named.remove(at: index)
-                rebuildNamedIndex()  // positions after `index` moved (removal is rare)
+                rebuildNamedIndex() // positions after `index` moved (removal is rare)
             }
             return old
         }

@@ -59,7 +59,9 @@ final class AsyncFrame: @unchecked Sendable {
     func isInsideBuild(ownedBy owner: ObjectIdentifier, taskID: UInt) -> Bool {
         var current: AsyncFrame? = self
         while let frame = current {
-            if frame.taskID != taskID, let ticket = frame.ticket, !ticket.finished, ticket.owner == owner { return true }
+            if frame.taskID != taskID, let ticket = frame.ticket, !ticket.finished, ticket.owner == owner {
+                return true
+            }
             current = frame.parent
         }
         return false

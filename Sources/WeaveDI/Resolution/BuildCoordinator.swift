@@ -43,7 +43,9 @@ final class BuildCoordinator: @unchecked Sendable {
     /// - Parameter waiterPath: the waiter's own resolution path, the head of a cycle's message.
     /// - Throws: ``DIError/circularDependency(path:)`` when the owner is (transitively) waiting
     ///   for the waiter; nothing is waited for then.
-    func wait(for ticket: BuildTicket, waiter: ObjectIdentifier, waiterPath: @autoclosure () -> [String]) throws(DIError) {
+    func wait(for ticket: BuildTicket, waiter: ObjectIdentifier, waiterPath: @autoclosure () -> [String])
+        throws(DIError)
+    {
         let cycle: [BuildTicket]? = mutex.withLock { waits in
             if ticket.finished { return [] }
             // I2: follow the chain of owners; reaching the waiter means the wait would close a cycle.
@@ -61,7 +63,7 @@ final class BuildCoordinator: @unchecked Sendable {
             return chain
         }
         if let cycle {
-            if cycle.isEmpty { return }  // finished meanwhile: the caller looks again
+            if cycle.isEmpty { return } // finished meanwhile: the caller looks again
             throw DIError.circularDependency(path: waiterPath() + cycle.map(\.job.displayName))
         }
         ConcurrencyProbe.reach(.waiterWillBlock, ticket.job)
@@ -110,7 +112,8 @@ final class BuildCoordinator: @unchecked Sendable {
                 case .finished: continuation.resume()
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 case .cycle(let chain):
-                    continuation.resume(throwing: DIError.circularDependency(path: waiterPath() + chain.map(\.job.displayName)))
+                    continuation.resume(
+                        throwing: DIError.circularDependency(path: waiterPath() + chain.map(\.job.displayName)))
                 }
             }
         } onCancel: {

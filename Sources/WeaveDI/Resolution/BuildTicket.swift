@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 // Concurrency model (Reliability/ConcurrencyModel article, Spec/BuildWait.pml): a ticket is one
@@ -97,59 +97,59 @@ final class BuildTicket: @unchecked Sendable {
 /// thread, as both require.
 struct BuildGate {
     #if canImport(Darwin)
-    private let word: UnsafeMutablePointer<os_unfair_lock>
+        private let word: UnsafeMutablePointer<os_unfair_lock>
 
-    init() {
-        word = .allocate(capacity: 1)
-        word.initialize(to: os_unfair_lock())
-    }
-
-    func lock() { os_unfair_lock_lock(word) }
-    func unlock() { os_unfair_lock_unlock(word) }
-    func deallocate() { word.deallocate() }
-    #else
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        if BuildGate.priorityInheritance {
-            pthread_mutexattr_setprotocol(&attributes, CInt(PTHREAD_PRIO_INHERIT))
+        init() {
+            word = .allocate(capacity: 1)
+            word.initialize(to: os_unfair_lock())
         }
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
 
-    func lock() {
-        let status = pthread_mutex_lock(mutex)
-        assert(status == 0, "a build gate could not be locked (\(status))")
-    }
+        func lock() { os_unfair_lock_lock(word) }
+        func unlock() { os_unfair_lock_unlock(word) }
+        func deallocate() { word.deallocate() }
+    #else
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    func unlock() {
-        let status = pthread_mutex_unlock(mutex)
-        assert(status == 0, "a build gate could not be unlocked (\(status))")
-    }
+        init() {
+            mutex = .allocate(capacity: 1)
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            if BuildGate.priorityInheritance {
+                pthread_mutexattr_setprotocol(&attributes, CInt(PTHREAD_PRIO_INHERIT))
+            }
+            pthread_mutex_init(mutex, &attributes)
+            pthread_mutexattr_destroy(&attributes)
+        }
 
-    func deallocate() {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+        func lock() {
+            let status = pthread_mutex_lock(mutex)
+            assert(status == 0, "a build gate could not be locked (\(status))")
+        }
 
-    /// Whether this system takes and releases a priority-inheriting mutex (checked once: a
-    /// kernel without PI futexes refuses them, and the gate then uses a plain mutex).
-    private static let priorityInheritance: Bool = {
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        defer { pthread_mutexattr_destroy(&attributes) }
-        guard pthread_mutexattr_setprotocol(&attributes, CInt(PTHREAD_PRIO_INHERIT)) == 0 else { return false }
-        // A mutex must not move while in use: a heap cell, not a local variable.
-        let probe = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        defer { probe.deallocate() }
-        guard pthread_mutex_init(probe, &attributes) == 0 else { return false }
-        defer { pthread_mutex_destroy(probe) }
-        guard pthread_mutex_lock(probe) == 0 else { return false }
-        return pthread_mutex_unlock(probe) == 0
-    }()
+        func unlock() {
+            let status = pthread_mutex_unlock(mutex)
+            assert(status == 0, "a build gate could not be unlocked (\(status))")
+        }
+
+        func deallocate() {
+            pthread_mutex_destroy(mutex)
+            mutex.deallocate()
+        }
+
+        /// Whether this system takes and releases a priority-inheriting mutex (checked once: a
+        /// kernel without PI futexes refuses them, and the gate then uses a plain mutex).
+        private static let priorityInheritance: Bool = {
+            var attributes = pthread_mutexattr_t()
+            pthread_mutexattr_init(&attributes)
+            defer { pthread_mutexattr_destroy(&attributes) }
+            guard pthread_mutexattr_setprotocol(&attributes, CInt(PTHREAD_PRIO_INHERIT)) == 0 else { return false }
+            // A mutex must not move while in use: a heap cell, not a local variable.
+            let probe = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            defer { probe.deallocate() }
+            guard pthread_mutex_init(probe, &attributes) == 0 else { return false }
+            defer { pthread_mutex_destroy(probe) }
+            guard pthread_mutex_lock(probe) == 0 else { return false }
+            return pthread_mutex_unlock(probe) == 0
+        }()
     #endif
 }

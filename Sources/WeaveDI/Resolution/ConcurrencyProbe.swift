@@ -18,36 +18,36 @@ enum ConcurrencyProbe {
     @inline(__always)
     static func reach(_ point: Point, _ job: @autoclosure () -> BuildTicket.Job) {
         #if DEBUG
-        if let handler = ConcurrencyTestHooks.handler.current { handler(point.rawValue, job().displayName) }
+            if let handler = ConcurrencyTestHooks.handler.current { handler(point.rawValue, job().displayName) }
         #endif
     }
 
     @inline(__always)
     static func reach(_ point: Point, scope: @autoclosure () -> String) {
         #if DEBUG
-        if let handler = ConcurrencyTestHooks.handler.current { handler(point.rawValue, scope()) }
+            if let handler = ConcurrencyTestHooks.handler.current { handler(point.rawValue, scope()) }
         #endif
     }
 }
 
 #if DEBUG
-/// Test-only: observe (and, by blocking in the handler, delay) the named points of the build/wait
-/// protocol, to force the interleavings the concurrency tests check. Not part of the API; absent
-/// from release builds.
-@_spi(Testing)
-public enum ConcurrencyTestHooks {
-    /// The handler receives the point's name (`waiterWillBlock`, `waiterDidWake`,
-    /// `ownerWillFinish`, `scopeInstanceChosen`) and what it concerns (a registration's display
-    /// name, an `InjectedValues` default, `AutoRegistering.registerAllServices()`, or a scope).
-    public typealias Handler = @Sendable (_ point: String, _ subject: String) -> Void
+    /// Test-only: observe (and, by blocking in the handler, delay) the named points of the build/wait
+    /// protocol, to force the interleavings the concurrency tests check. Not part of the API; absent
+    /// from release builds.
+    @_spi(Testing)
+    public enum ConcurrencyTestHooks {
+        /// The handler receives the point's name (`waiterWillBlock`, `waiterDidWake`,
+        /// `ownerWillFinish`, `scopeInstanceChosen`) and what it concerns (a registration's display
+        /// name, an `InjectedValues` default, `AutoRegistering.registerAllServices()`, or a scope).
+        public typealias Handler = @Sendable (_ point: String, _ subject: String) -> Void
 
-    static let handler = Locked<Handler?>(nil)
+        static let handler = Locked<Handler?>(nil)
 
-    /// Installs `handler` while `body` runs (one at a time: tests using hooks are serialized).
-    public static func with<R>(_ handler: @escaping Handler, _ body: () throws -> R) rethrows -> R {
-        self.handler.withLock { $0 = handler }
-        defer { self.handler.withLock { $0 = nil } }
-        return try body()
+        /// Installs `handler` while `body` runs (one at a time: tests using hooks are serialized).
+        public static func with<R>(_ handler: @escaping Handler, _ body: () throws -> R) rethrows -> R {
+            self.handler.withLock { $0 = handler }
+            defer { self.handler.withLock { $0 = nil } }
+            return try body()
+        }
     }
-}
 #endif

@@ -27,7 +27,8 @@ final class DependencyGraphRecorder: Sendable {
     private static let epochSource = ManagedAtomic<Int>(0)
     // `UnsafeAtomic` (freed in deinit): every nested resolution reads it, and a `ManagedAtomic`
     // load costs a retain, a release and a dynamic call there.
-    private let epochCounter = UnsafeAtomic<Int>.create(DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed))
+    private let epochCounter = UnsafeAtomic<Int>.create(
+        DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed))
 
     init() {}
 
@@ -38,8 +39,9 @@ final class DependencyGraphRecorder: Sendable {
     var epoch: Int { epochCounter.load(ordering: .relaxed) }
 
     func record(from: ResolutionFrame, to key: RegistryKey, type: Any.Type) {
-        let edge = Edge(from: Node(key: from.key, type: from.type), to: Node(key: key, type: type),
-                        fromContainer: from.container)
+        let edge = Edge(
+            from: Node(key: from.key, type: from.type), to: Node(key: key, type: type),
+            fromContainer: from.container)
         _ = edges.withLock { $0.insert(edge) }
     }
 
@@ -47,6 +49,7 @@ final class DependencyGraphRecorder: Sendable {
 
     func removeAll() {
         edges.withLock { $0.removeAll() }
-        epochCounter.store(DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .relaxed)
+        epochCounter.store(
+            DependencyGraphRecorder.epochSource.wrappingIncrementThenLoad(ordering: .relaxed), ordering: .relaxed)
     }
 }

@@ -1,10 +1,11 @@
 import CWeaveDIShims
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// One resolution in progress on the current thread, as slow paths (messages, the graph,
@@ -98,8 +99,9 @@ final class ResolutionStack {
     /// The frame at `index` (0 is the outermost), with its name.
     func frame(at index: Int) -> ResolutionFrame {
         let entry = header.pointee.base[index]
-        return ResolutionFrame(key: RegistryKey(rawID: entry.id, name: entry.nameIndex < 0 ? nil : names[entry.nameIndex]),
-                               type: entry.type, container: entry.container)
+        return ResolutionFrame(
+            key: RegistryKey(rawID: entry.id, name: entry.nameIndex < 0 ? nil : names[entry.nameIndex]),
+            type: entry.type, container: entry.container)
     }
 
     /// The frames, outermost first (copies, for slow paths).
@@ -145,7 +147,7 @@ final class ResolutionStack {
     /// Consumes the mark: the failure may propagate further only through another factory.
     func takePropagated(_ error: DIError) -> Bool {
         guard let reported = reportedFailure, reported.propagated, reported.depth == depth,
-              reported.error.isSameFailure(as: error)
+            reported.error.isSameFailure(as: error)
         else { return false }
         reportedFailure = depth == 0 ? nil : ReportedFailure(error: error, depth: depth, propagated: false)
         return true
@@ -185,22 +187,24 @@ struct TrackedResolution {
 // destructor runs on that thread, so it also clears the thread-local variable: a resolution made
 // by a later destructor on the same thread starts a fresh stack instead of reading a freed one).
 #if canImport(Darwin)
-private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer) {
-    if weavedi_current_stack_get() == raw { weavedi_current_stack_set(nil) }
-    raw.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
-}
+    private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer) {
+        if weavedi_current_stack_get() == raw { weavedi_current_stack_set(nil) }
+        raw.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
+    }
 #else
-private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer?) {
-    guard let raw else { return }
-    if weavedi_current_stack_get() == raw { weavedi_current_stack_set(nil) }
-    raw.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
-}
+    private func releaseResolutionStack(_ raw: UnsafeMutableRawPointer?) {
+        guard let raw else { return }
+        if weavedi_current_stack_get() == raw { weavedi_current_stack_set(nil) }
+        raw.assumingMemoryBound(to: ThreadStack.Header.self).pointee.owner?.release()
+    }
 #endif
 
 /// The key whose destructor frees a thread's stack when the thread exits.
 let resolutionStackKey: pthread_key_t = {
     var key = pthread_key_t()
     let status = pthread_key_create(&key, releaseResolutionStack)
-    precondition(status == 0, "WeaveDI could not create its thread-local resolution stack (pthread_key_create returned \(status)).")
+    precondition(
+        status == 0,
+        "WeaveDI could not create its thread-local resolution stack (pthread_key_create returned \(status)).")
     return key
 }()

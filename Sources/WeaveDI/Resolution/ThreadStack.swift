@@ -1,10 +1,11 @@
 import CWeaveDIShims
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The current thread's ``ResolutionStack`` as the resolution path uses it: a plain pointer to
@@ -41,7 +42,8 @@ struct ThreadStack {
             base = .allocate(capacity: 16)
             self.owner = owner
             edgeCache = .allocate(capacity: Header.edgeCacheSize)
-            edgeCache.initialize(repeating: EdgeStamp(from: 0, to: 0, container: 0, epoch: 0), count: Header.edgeCacheSize)
+            edgeCache.initialize(
+                repeating: EdgeStamp(from: 0, to: 0, container: 0, epoch: 0), count: Header.edgeCacheSize)
             edgeVictim = 0
         }
 
@@ -60,7 +62,9 @@ struct ThreadStack {
     /// `pthread_getspecific` would be a call); made on first use.
     @inlinable @inline(__always)
     static var current: ThreadStack {
-        if let raw = weavedi_current_stack_get() { return ThreadStack(header: raw.assumingMemoryBound(to: Header.self)) }
+        if let raw = weavedi_current_stack_get() {
+            return ThreadStack(header: raw.assumingMemoryBound(to: Header.self))
+        }
         return ResolutionStack.makeCurrent()
     }
 

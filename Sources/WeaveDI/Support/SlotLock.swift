@@ -1,10 +1,11 @@
 import CWeaveDIShims
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// A tiny lock guarding one registry slot (or one scope instance).
@@ -27,9 +28,9 @@ import Musl
 @usableFromInline
 struct SlotLock: @unchecked Sendable {
     #if canImport(Darwin)
-    @usableFromInline typealias Word = os_unfair_lock
+        @usableFromInline typealias Word = os_unfair_lock
     #else
-    @usableFromInline typealias Word = CInt
+        @usableFromInline typealias Word = CInt
     #endif
 
     @usableFromInline let word: UnsafeMutablePointer<Word>
@@ -47,42 +48,42 @@ struct SlotLock: @unchecked Sendable {
     /// Initializes the (uninitialized or trivially initialized) word at `word` as unlocked.
     static func prepare(_ word: UnsafeMutablePointer<Word>) {
         #if canImport(Darwin)
-        word.initialize(to: os_unfair_lock())
+            word.initialize(to: os_unfair_lock())
         #else
-        word.initialize(to: 0)
+            word.initialize(to: 0)
         #endif
     }
 
     func deallocate() { word.deallocate() }
 
     #if canImport(Darwin)
-    @inlinable @inline(__always)
-    func lock() { os_unfair_lock_lock(word) }
+        @inlinable @inline(__always)
+        func lock() { os_unfair_lock_lock(word) }
 
-    @inlinable @inline(__always)
-    func unlock() { os_unfair_lock_unlock(word) }
+        @inlinable @inline(__always)
+        func unlock() { os_unfair_lock_unlock(word) }
     #else
-    @inlinable @inline(__always)
-    func lock() {
-        if !weavedi_slot_try_lock(word) { lockContended() }
-    }
+        @inlinable @inline(__always)
+        func lock() {
+            if !weavedi_slot_try_lock(word) { lockContended() }
+        }
 
-    @inlinable @inline(__always)
-    func unlock() { weavedi_slot_unlock(word) }
+        @inlinable @inline(__always)
+        func unlock() { weavedi_slot_unlock(word) }
 
-    @usableFromInline
-    func lockContended() {
-        var attempts = 0
-        repeat {
-            // Read before retrying, so waiting threads do not keep stealing the line from the
-            // holder. Brief spinning covers a holder running on another core; past that, the
-            // holder was probably preempted, so give it the processor.
-            while weavedi_slot_is_locked(word) {
-                attempts += 1
-                if attempts > 64 { sched_yield() }
-            }
-        } while !weavedi_slot_try_lock(word)
-    }
+        @usableFromInline
+        func lockContended() {
+            var attempts = 0
+            repeat {
+                // Read before retrying, so waiting threads do not keep stealing the line from the
+                // holder. Brief spinning covers a holder running on another core; past that, the
+                // holder was probably preempted, so give it the processor.
+                while weavedi_slot_is_locked(word) {
+                    attempts += 1
+                    if attempts > 64 { sched_yield() }
+                }
+            } while !weavedi_slot_try_lock(word)
+        }
     #endif
 
     /// Debug builds: stops the program when the lock is not held — by the calling thread, where
@@ -91,11 +92,11 @@ struct SlotLock: @unchecked Sendable {
     @inlinable @inline(__always)
     func assertHeld() {
         #if DEBUG
-        #if canImport(Darwin)
-        os_unfair_lock_assert_owner(word)
-        #else
-        assert(weavedi_slot_is_locked(word), "WeaveDI: a slot lock that must be held is free")
-        #endif
+            #if canImport(Darwin)
+                os_unfair_lock_assert_owner(word)
+            #else
+                assert(weavedi_slot_is_locked(word), "WeaveDI: a slot lock that must be held is free")
+            #endif
         #endif
     }
 

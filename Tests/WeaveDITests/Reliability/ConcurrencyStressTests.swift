@@ -8,10 +8,13 @@ import WeaveDI
 /// --filter ConcurrencyStress`.
 @Suite("Concurrency stress")
 struct ConcurrencyStressTests {
-    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["WEAVEDI_STRESS_SEED"]
+    static let seeds: [UInt64] =
+        ProcessInfo.processInfo.environment["WEAVEDI_STRESS_SEED"]
         .flatMap(UInt64.init).map { [$0] } ?? [1, 2, 3, 0xC0FFEE]
 
-    @Test("random resolutions, scope ends, re-registrations and resets: no false cycle, no hang, one build per singleton", arguments: seeds)
+    @Test(
+        "random resolutions, scope ends, re-registrations and resets: no false cycle, no hang, one build per singleton",
+        arguments: seeds)
     func randomSchedule(seed: UInt64) throws {
         let graph = StressGraph(seed: seed, nodes: 16)
         let container = Container()
@@ -94,7 +97,7 @@ final class StressGraph: @unchecked Sendable {
         container.register(name(node), StressNode.self, scope: scope) {
             for dependency in dependencies {
                 _ = try container.resolveOrThrow(self.name(dependency), StressNode.self)
-                sched_yield()  // widens the windows in which other threads hand off
+                sched_yield() // widens the windows in which other threads hand off
             }
             // Counted once the build succeeds (a build failing on a reset is retried).
             if scope == .singleton { self.lock.withLock { self.builds[generation, default: 0] += 1 } }

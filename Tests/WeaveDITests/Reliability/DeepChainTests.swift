@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import WeaveDI
+
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class DeepNode: Sendable {
@@ -40,7 +41,9 @@ struct DeepChainTests {
         thread.stackSize = Self.stackSize
         thread.start()
         #expect(done.wait(timeout: .now() + 30) == .success)
-        guard case .failure(let error)? = outcome.value, case let .resolutionTooDeep(path, limit)? = error as? DIError else {
+        guard case .failure(let error)? = outcome.value,
+            case .resolutionTooDeep(let path, let limit)? = error as? DIError
+        else {
             Issue.record("expected resolutionTooDeep, got \(String(describing: outcome.value))")
             return
         }
@@ -66,7 +69,10 @@ struct DeepChainTests {
         let container = Self.chain(depth: Container.maximumResolutionDepth)
         var node: DeepNode? = try container.resolveOrThrow("d0", DeepNode.self)
         var count = 0
-        while let current = node { count += 1; node = current.next }
+        while let current = node {
+            count += 1
+            node = current.next
+        }
         #expect(count == Container.maximumResolutionDepth)
     }
 }

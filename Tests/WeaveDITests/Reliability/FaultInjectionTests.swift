@@ -75,7 +75,10 @@ struct FaultInjectionTests {
             let done = DispatchSemaphore(value: 0)
             final class Box: @unchecked Sendable { var database: (any DataStore)? }
             let box = Box()
-            Thread { box.database = container.resolve(DataStore.self); done.signal() }.start()
+            Thread {
+                box.database = container.resolve(DataStore.self)
+                done.signal()
+            }.start()
             done.wait()
             #expect(box.database != nil)
             return StubUserRepository()
@@ -146,4 +149,3 @@ struct FaultInjectionTests {
         #expect(kinds.value == ["missing", "cycle", "factory", "scope"])
     }
 }
-

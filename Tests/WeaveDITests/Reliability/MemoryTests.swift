@@ -39,7 +39,7 @@ struct MemoryTests {
         do {
             let container = Container()
             container.register(UserStore.self) {
-                _ = container.resolve(DataStore.self)  // strong capture: a cycle until reset
+                _ = container.resolve(DataStore.self) // strong capture: a cycle until reset
                 return StubUserRepository()
             }
             weakContainer = container

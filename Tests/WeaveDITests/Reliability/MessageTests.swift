@@ -8,7 +8,10 @@ struct MsgCache {}
 @Suite("Messages")
 struct MessageTests {
     func message(_ body: () throws -> Void) -> String {
-        do { try body(); return "" } catch { return "\(error)" }
+        do {
+            try body()
+            return ""
+        } catch { return "\(error)" }
     }
 
     @Test("asked without a name when only named registrations exist: the names, and how to resolve one")
@@ -17,7 +20,10 @@ struct MessageTests {
         container.register("images", MsgCache.self) { MsgCache() }
         container.register("thumbnails", MsgCache.self) { MsgCache() }
         let text = message { _ = try container.resolveOrThrow(MsgCache.self) }
-        #expect(text.contains(#"MsgCache is registered only under names: "images", "thumbnails". Resolve one by name: `resolve("images", MsgCache.self)`."#), "\(text)")
+        #expect(
+            text.contains(
+                #"MsgCache is registered only under names: "images", "thumbnails". Resolve one by name: `resolve("images", MsgCache.self)`."#
+            ), "\(text)")
     }
 
     @Test("asked under a name that does not exist: the names that do")
@@ -34,7 +40,8 @@ struct MessageTests {
         let container = Container()
         container.register(StripeMsgGateway.self) { StripeMsgGateway() }
         let text = message { _ = try container.resolveOrThrow((any MsgGateway).self) }
-        #expect(text.contains("MsgGateway is a protocol: only a registration of MsgGateway itself serves it"), "\(text)")
+        #expect(
+            text.contains("MsgGateway is a protocol: only a registration of MsgGateway itself serves it"), "\(text)")
         #expect(text.contains("`container.register(MsgGateway.self) { StripeMsgGateway() }`"), "\(text)")
     }
 

@@ -63,7 +63,7 @@ struct ModelBasedTests {
         for step in 0..<Self.steps where failures.isEmpty {
             let name = Self.names.randomElement(using: &rng)!
             switch Int.random(in: 0..<100, using: &rng) {
-            case 0..<25:  // register
+            case 0..<25: // register
                 nextRegistrationID += 1
                 let id = nextRegistrationID
                 let scope = Self.scopes.randomElement(using: &rng)!
@@ -73,7 +73,7 @@ struct ModelBasedTests {
                 model.entries[name] = .init(registrationID: id, scope: scope, singleton: nil)
                 model.heldWeak[name] = nil
                 model.sessionInstances[name] = nil
-            case 25..<80:  // resolve and compare with the model
+            case 25..<80: // resolve and compare with the model
                 let product = container.resolve(name, Product.self)
                 guard let entry = model.entries[name] else {
                     check(product == nil, "\(name) is not registered but resolved", step: step)
@@ -83,8 +83,10 @@ struct ModelBasedTests {
                     check(false, "\(name) is registered (#\(entry.registrationID)) but did not resolve", step: step)
                     continue
                 }
-                check(product.registrationID == entry.registrationID,
-                      "\(name) built by registration #\(product.registrationID), expected #\(entry.registrationID)", step: step)
+                check(
+                    product.registrationID == entry.registrationID,
+                    "\(name) built by registration #\(product.registrationID), expected #\(entry.registrationID)",
+                    step: step)
                 switch entry.scope {
                 case .singleton:
                     if let first = entry.singleton {
@@ -107,23 +109,28 @@ struct ModelBasedTests {
                 default:
                     break
                 }
-            case 80..<88:  // drop a held weak instance: a later resolution must build anew
+            case 80..<88: // drop a held weak instance: a later resolution must build anew
                 // Keep only the serial: holding the instance here would keep it alive.
                 if let serial = model.heldWeak.removeValue(forKey: name)?.serial {
                     let again = container.resolve(name, Product.self)
-                    check(again != nil && again!.serial != serial, "\(name) weak instance outlived its last holder", step: step)
+                    check(
+                        again != nil && again!.serial != serial, "\(name) weak instance outlived its last holder",
+                        step: step)
                 }
-            case 88..<94:  // end the session scope
+            case 88..<94: // end the session scope
                 container.endScope(.session)
                 model.sessionInstances = [:]
-            case 94..<97:  // child containers see the parent, and their own registrations win
+            case 94..<97: // child containers see the parent, and their own registrations win
                 let child = Container(parent: container)
                 child.register(name, Product.self) { Product(registrationID: -1, serial: serials.next()) }
-                check(child.resolve(name, Product.self)?.registrationID == -1, "child registration of \(name) did not win", step: step)
+                check(
+                    child.resolve(name, Product.self)?.registrationID == -1,
+                    "child registration of \(name) did not win", step: step)
                 let other = Self.names.filter { $0 != name }.randomElement(using: &rng)!
-                check((child.resolve(other, Product.self) != nil) == (model.entries[other] != nil),
-                      "child fallback to parent for \(other) disagrees with the model", step: step)
-            default:  // reset
+                check(
+                    (child.resolve(other, Product.self) != nil) == (model.entries[other] != nil),
+                    "child fallback to parent for \(other) disagrees with the model", step: step)
+            default: // reset
                 container.reset()
                 model = ReferenceModel()
             }
@@ -152,15 +159,20 @@ struct ModelBasedTests {
                             nextID += 1
                             let id = nextID
                             let scope: Scope = Bool.random(using: &rng) ? .singleton : .transient
-                            container.register(name, Product.self, scope: scope) { Product(registrationID: id, serial: serials.next()) }
+                            container.register(name, Product.self, scope: scope) {
+                                Product(registrationID: id, serial: serials.next())
+                            }
                             current[name] = (id, scope, nil)
                         } else if let entry = current[name] {
                             let product = container.resolve(name, Product.self)
                             if product?.registrationID != entry.id {
-                                failures.append("seed \(seed) worker \(worker) step \(step): \(name) gave #\(product?.registrationID ?? -99), expected #\(entry.id)")
+                                failures.append(
+                                    "seed \(seed) worker \(worker) step \(step): \(name) gave #\(product?.registrationID ?? -99), expected #\(entry.id)"
+                                )
                             } else if entry.scope == .singleton {
                                 if let first = entry.first, first !== product {
-                                    failures.append("seed \(seed) worker \(worker) step \(step): singleton \(name) built twice")
+                                    failures.append(
+                                        "seed \(seed) worker \(worker) step \(step): singleton \(name) built twice")
                                 }
                                 current[name]?.first = product
                             }

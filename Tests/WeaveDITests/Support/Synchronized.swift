@@ -12,7 +12,12 @@ final class Counter: @unchecked Sendable {
 
     /// Adds one and returns the new count (1 for the first call).
     @discardableResult
-    func next() -> Int { lock.withLock { count += 1; return count } }
+    func next() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 
     /// The count so far.
     var value: Int { lock.withLock { count } }

@@ -31,8 +31,9 @@ extension AppDatabase {
                 case .restoreOrderStatus(let orderID, let status):
                     try db.execute(sql: "UPDATE orders SET status = ? WHERE id = ?", arguments: [status, orderID])
                 case .removeLoyaltyPoints(let userID, let points):
-                    try db.execute(sql: "UPDATE users SET loyaltyPoints = loyaltyPoints - ? WHERE id = ?",
-                                   arguments: [points, userID])
+                    try db.execute(
+                        sql: "UPDATE users SET loyaltyPoints = loyaltyPoints - ? WHERE id = ?",
+                        arguments: [points, userID])
                 }
             }
         }

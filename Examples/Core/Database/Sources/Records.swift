@@ -19,7 +19,7 @@ struct OrderRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "orders"
     var id: Int64?
     var userId: Int64
-    var lines: [OrderLine]   // stored as JSON text
+    var lines: [OrderLine] // stored as JSON text
     var totalCents: Int
     var status: String
 
@@ -49,7 +49,8 @@ struct PaymentRecord: Codable, FetchableRecord, MutablePersistableRecord {
         guard let status = PaymentStatus(rawValue: status) else {
             throw DatabaseError(message: "payments.status holds an unknown value '\(status)'")
         }
-        return Payment(id: id ?? 0, orderID: orderId, amountCents: amountCents, cardLast4: cardLast4,
-                       status: status, reference: reference, declineReason: declineReason)
+        return Payment(
+            id: id ?? 0, orderID: orderId, amountCents: amountCents, cardLast4: cardLast4,
+            status: status, reference: reference, declineReason: declineReason)
     }
 }

@@ -51,9 +51,10 @@ public struct SQLiteOrderRepository: OrderRepository {
 
     public func insert(userID: Int64, lines: [OrderLine]) throws -> Order {
         try database.queue.write { db in
-            var record = OrderRecord(id: nil, userId: userID, lines: lines,
-                                     totalCents: lines.reduce(0) { $0 + $1.totalCents },
-                                     status: OrderStatus.pending.rawValue)
+            var record = OrderRecord(
+                id: nil, userId: userID, lines: lines,
+                totalCents: lines.reduce(0) { $0 + $1.totalCents },
+                status: OrderStatus.pending.rawValue)
             try record.insert(db)
             return try record.model()
         }
@@ -87,11 +88,14 @@ public struct SQLitePaymentRepository: PaymentRepository {
 
     public init(database: AppDatabase) { self.database = database }
 
-    public func insert(orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
-                       reference: String?, declineReason: String?) throws -> Payment {
+    public func insert(
+        orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
+        reference: String?, declineReason: String?
+    ) throws -> Payment {
         try database.queue.write { db in
-            var record = PaymentRecord(id: nil, orderId: orderID, amountCents: amountCents, cardLast4: cardLast4,
-                                       status: status.rawValue, reference: reference, declineReason: declineReason)
+            var record = PaymentRecord(
+                id: nil, orderId: orderID, amountCents: amountCents, cardLast4: cardLast4,
+                status: status.rawValue, reference: reference, declineReason: declineReason)
             try record.insert(db)
             return try record.model()
         }
@@ -99,7 +103,9 @@ public struct SQLitePaymentRepository: PaymentRepository {
 
     public func payments(orderID: Int64) throws -> [Payment] {
         try database.queue.read { db in
-            try PaymentRecord.filter(Column("orderId") == orderID).order(Column("id")).fetchAll(db).map { try $0.model() }
+            try PaymentRecord.filter(Column("orderId") == orderID).order(Column("id")).fetchAll(db).map {
+                try $0.model()
+            }
         }
     }
 }

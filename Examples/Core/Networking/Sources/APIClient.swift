@@ -16,8 +16,8 @@ public enum APIError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .status(code, message, endpoint): return "\(endpoint) failed with \(code): \(message)"
-        case let .undecodable(endpoint, detail): return "\(endpoint) returned an unexpected body: \(detail)"
+        case .status(let code, let message, let endpoint): return "\(endpoint) failed with \(code): \(message)"
+        case .undecodable(let endpoint, let detail): return "\(endpoint) returned an unexpected body: \(detail)"
         }
     }
 }

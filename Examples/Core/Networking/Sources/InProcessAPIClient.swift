@@ -14,8 +14,9 @@ public final class InProcessAPIClient: APIClient {
         recorder.record(endpoint)
         let response = backend.handle(endpoint)
         guard response.status == 200 else {
-            throw APIError.status(response.status, message: String(decoding: response.body, as: UTF8.self),
-                                  endpoint: endpoint.description)
+            throw APIError.status(
+                response.status, message: String(decoding: response.body, as: UTF8.self),
+                endpoint: endpoint.description)
         }
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
@@ -31,7 +32,7 @@ public final class InProcessAPIClient: APIClient {
 /// The requests a client sent, kept for tests and the app's summary.
 final class RequestRecorder: @unchecked Sendable {
     private let lock = NSLock()
-    private var requests: [String] = []   // guarded by `lock`
+    private var requests: [String] = [] // guarded by `lock`
 
     func record(_ endpoint: Endpoint) { lock.withLock { requests.append(endpoint.description) } }
     var all: [String] { lock.withLock { requests } }

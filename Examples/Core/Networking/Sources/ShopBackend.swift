@@ -39,7 +39,8 @@ public struct ShopBackend: Sendable {
             return .json(item)
         case (.post, "/payments/authorize"):
             guard let body = endpoint.body,
-                  let request = try? JSONDecoder().decode(PaymentAuthorizationRequest.self, from: body) else {
+                let request = try? JSONDecoder().decode(PaymentAuthorizationRequest.self, from: body)
+            else {
                 return .error(400, "expected a PaymentAuthorizationRequest body")
             }
             return .json(authorize(request))
@@ -58,8 +59,9 @@ public struct ShopBackend: Sendable {
         if blockedCardSuffixes.contains(where: { request.cardNumber.hasSuffix($0) }) {
             return PaymentAuthorization(approved: false, reference: nil, declineReason: "card declined")
         }
-        return PaymentAuthorization(approved: true, reference: "AUTH-\(request.orderID)-\(request.amountCents)",
-                                    declineReason: nil)
+        return PaymentAuthorization(
+            approved: true, reference: "AUTH-\(request.orderID)-\(request.amountCents)",
+            declineReason: nil)
     }
 }
 

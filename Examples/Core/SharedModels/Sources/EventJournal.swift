@@ -4,7 +4,7 @@ import Foundation
 /// after a flow ran.
 public final class EventJournal: @unchecked Sendable {
     private let lock = NSLock()
-    private var names: [String] = []   // guarded by `lock`
+    private var names: [String] = [] // guarded by `lock`
 
     public init() {}
 
@@ -34,7 +34,9 @@ public struct JournalingEventBus: EventBus {
     }
 
     @discardableResult
-    public func subscribe<T: Event>(_ type: T.Type, handler: @escaping @Sendable (T) throws -> Void) -> EventSubscription {
+    public func subscribe<T: Event>(_ type: T.Type, handler: @escaping @Sendable (T) throws -> Void)
+        -> EventSubscription
+    {
         base.subscribe(type, handler: handler)
     }
 }

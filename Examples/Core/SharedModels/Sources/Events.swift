@@ -5,7 +5,10 @@ public protocol Event: Sendable {}
 public struct UserRegistered: Event, Hashable {
     public let userID: Int64
     public let email: String
-    public init(userID: Int64, email: String) { self.userID = userID; self.email = email }
+    public init(userID: Int64, email: String) {
+        self.userID = userID
+        self.email = email
+    }
 }
 
 /// An order was placed and awaits payment (OrderFeature).
@@ -14,7 +17,9 @@ public struct OrderPlaced: Event, Hashable {
     public let userID: Int64
     public let totalCents: Int
     public init(orderID: Int64, userID: Int64, totalCents: Int) {
-        self.orderID = orderID; self.userID = userID; self.totalCents = totalCents
+        self.orderID = orderID
+        self.userID = userID
+        self.totalCents = totalCents
     }
 }
 
@@ -24,7 +29,9 @@ public struct PaymentCaptured: Event, Hashable {
     public let orderID: Int64
     public let amountCents: Int
     public init(paymentID: Int64, orderID: Int64, amountCents: Int) {
-        self.paymentID = paymentID; self.orderID = orderID; self.amountCents = amountCents
+        self.paymentID = paymentID
+        self.orderID = orderID
+        self.amountCents = amountCents
     }
 }
 
@@ -34,6 +41,8 @@ public struct OrderPaid: Event, Hashable {
     public let userID: Int64
     public let totalCents: Int
     public init(orderID: Int64, userID: Int64, totalCents: Int) {
-        self.orderID = orderID; self.userID = userID; self.totalCents = totalCents
+        self.orderID = orderID
+        self.userID = userID
+        self.totalCents = totalCents
     }
 }

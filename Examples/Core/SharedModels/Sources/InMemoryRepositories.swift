@@ -6,7 +6,7 @@ import Foundation
 /// Users kept in memory.
 public final class InMemoryUserRepository: UserRepository, @unchecked Sendable {
     private let lock = NSLock()
-    private var users: [Int64: User] = [:]   // guarded by `lock`
+    private var users: [Int64: User] = [:] // guarded by `lock`
     private var nextID: Int64 = 1
 
     public init() {}
@@ -42,7 +42,7 @@ public final class InMemoryUserRepository: UserRepository, @unchecked Sendable {
 /// Orders kept in memory.
 public final class InMemoryOrderRepository: OrderRepository, @unchecked Sendable {
     private let lock = NSLock()
-    private var orders: [Int64: Order] = [:]   // guarded by `lock`
+    private var orders: [Int64: Order] = [:] // guarded by `lock`
     private var nextID: Int64 = 1
 
     public init() {}
@@ -75,16 +75,19 @@ public final class InMemoryOrderRepository: OrderRepository, @unchecked Sendable
 /// Payments kept in memory.
 public final class InMemoryPaymentRepository: PaymentRepository, @unchecked Sendable {
     private let lock = NSLock()
-    private var payments: [Payment] = []   // guarded by `lock`
+    private var payments: [Payment] = [] // guarded by `lock`
 
     public init() {}
 
-    public func insert(orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
-                       reference: String?, declineReason: String?) throws -> Payment {
+    public func insert(
+        orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
+        reference: String?, declineReason: String?
+    ) throws -> Payment {
         lock.withLock {
-            let payment = Payment(id: Int64(payments.count + 1), orderID: orderID, amountCents: amountCents,
-                                  cardLast4: cardLast4, status: status, reference: reference,
-                                  declineReason: declineReason)
+            let payment = Payment(
+                id: Int64(payments.count + 1), orderID: orderID, amountCents: amountCents,
+                cardLast4: cardLast4, status: status, reference: reference,
+                declineReason: declineReason)
             payments.append(payment)
             return payment
         }

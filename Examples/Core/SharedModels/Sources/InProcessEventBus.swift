@@ -36,14 +36,17 @@ public final class InProcessEventBus: EventBus, @unchecked Sendable {
     }
 
     @discardableResult
-    public func subscribe<T: Event>(_ type: T.Type, handler: @escaping @Sendable (T) throws -> Void) -> EventSubscription {
+    public func subscribe<T: Event>(_ type: T.Type, handler: @escaping @Sendable (T) throws -> Void)
+        -> EventSubscription
+    {
         let key = ObjectIdentifier(type)
         let id = lock.withLock { () -> Int in
             nextID += 1
-            subscribers[key, default: []].append(Subscriber(id: nextID) { event in
-                // Keyed by the exact type, so the cast always succeeds.
-                if let event = event as? T { try handler(event) }
-            })
+            subscribers[key, default: []].append(
+                Subscriber(id: nextID) { event in
+                    // Keyed by the exact type, so the cast always succeeds.
+                    if let event = event as? T { try handler(event) }
+                })
             return nextID
         }
         return EventSubscription { [weak self] in

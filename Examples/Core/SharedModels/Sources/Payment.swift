@@ -18,8 +18,10 @@ public struct Payment: Sendable, Hashable, Codable, Identifiable {
     public let reference: String?
     public let declineReason: String?
 
-    public init(id: Int64, orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
-                reference: String?, declineReason: String?) {
+    public init(
+        id: Int64, orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
+        reference: String?, declineReason: String?
+    ) {
         self.id = id
         self.orderID = orderID
         self.amountCents = amountCents

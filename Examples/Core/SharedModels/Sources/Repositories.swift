@@ -24,7 +24,9 @@ public protocol OrderRepository: Sendable {
 
 /// Stores payment attempts.
 public protocol PaymentRepository: Sendable {
-    func insert(orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
-                reference: String?, declineReason: String?) throws -> Payment
+    func insert(
+        orderID: Int64, amountCents: Int, cardLast4: String, status: PaymentStatus,
+        reference: String?, declineReason: String?
+    ) throws -> Payment
     func payments(orderID: Int64) throws -> [Payment]
 }

@@ -8,7 +8,7 @@ public enum StorageError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .emailTaken(let email): return "A user with email \(email) already exists."
-        case let .notFound(entity, id): return "No \(entity) with id \(id)."
+        case .notFound(let entity, let id): return "No \(entity) with id \(id)."
         }
     }
 }

@@ -12,9 +12,10 @@ public struct OrderFeatureModuleFactory: ModuleFactory, Sendable {
             registerModule.makeDependency(
                 OrderService.self, dependencies: [OrderRepository.self, UserDirectory.self, EventBus.self]
             ) {
-                try OrderServiceImpl(orders: UnifiedDI.resolveOrThrow(OrderRepository.self),
-                                     users: UnifiedDI.resolveOrThrow(UserDirectory.self),
-                                     events: UnifiedDI.resolveOrThrow(EventBus.self))
+                try OrderServiceImpl(
+                    orders: UnifiedDI.resolveOrThrow(OrderRepository.self),
+                    users: UnifiedDI.resolveOrThrow(UserDirectory.self),
+                    events: UnifiedDI.resolveOrThrow(EventBus.self))
             }
         }
         // Other features only look orders up; with no OrderRepository registered (a preview, a
@@ -62,8 +63,10 @@ public enum OrderFeatureModule: FeatureModule {
             let events = try container.resolveOrThrow(EventBus.self)
             events.subscribe(PaymentCaptured.self) { [weak container] event in
                 guard let container else { return }
-                try PaymentListener(orders: container.resolveOrThrow(OrderRepository.self),
-                                    events: container.resolveOrThrow(EventBus.self)).handle(event)
+                try PaymentListener(
+                    orders: container.resolveOrThrow(OrderRepository.self),
+                    events: container.resolveOrThrow(EventBus.self)
+                ).handle(event)
             }
         }
     }

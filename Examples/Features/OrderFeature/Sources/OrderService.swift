@@ -31,7 +31,7 @@ public enum OrderFeatureError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .unknownUser(let id): return "No user with id \(id) can order."
         case .emptyOrder: return "An order needs at least one item."
-        case let .invalidQuantity(sku, quantity): return "Quantity \(quantity) of \(sku) is not positive."
+        case .invalidQuantity(let sku, let quantity): return "Quantity \(quantity) of \(sku) is not positive."
         }
     }
 }

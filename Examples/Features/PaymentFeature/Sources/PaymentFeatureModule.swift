@@ -12,9 +12,10 @@ public struct PaymentFeatureModuleFactory: ModuleFactory, Sendable {
             registerModule.makeDependency(
                 PaymentService.self, dependencies: [PaymentRepository.self, OrderLookup.self, EventBus.self]
             ) {
-                try PaymentServiceImpl(payments: UnifiedDI.resolveOrThrow(PaymentRepository.self),
-                                       orders: UnifiedDI.resolveOrThrow(OrderLookup.self),
-                                       events: UnifiedDI.resolveOrThrow(EventBus.self))
+                try PaymentServiceImpl(
+                    payments: UnifiedDI.resolveOrThrow(PaymentRepository.self),
+                    orders: UnifiedDI.resolveOrThrow(OrderLookup.self),
+                    events: UnifiedDI.resolveOrThrow(EventBus.self))
             }
         }
     }

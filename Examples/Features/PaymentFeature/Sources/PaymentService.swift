@@ -23,7 +23,7 @@ public enum PaymentFeatureError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownOrder(let id): return "No order with id \(id)."
-        case let .notPayable(id, status): return "Order \(id) is \(status.rawValue) and cannot be paid."
+        case .notPayable(let id, let status): return "Order \(id) is \(status.rawValue) and cannot be paid."
         }
     }
 }

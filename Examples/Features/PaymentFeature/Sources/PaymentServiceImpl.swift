@@ -15,17 +15,20 @@ struct PaymentServiceImpl: PaymentService {
         guard order.status == .pending else {
             throw PaymentFeatureError.notPayable(orderID: orderID, status: order.status)
         }
-        let request = PaymentAuthorizationRequest(orderID: orderID, amountCents: order.totalCents, cardNumber: cardNumber)
+        let request = PaymentAuthorizationRequest(
+            orderID: orderID, amountCents: order.totalCents, cardNumber: cardNumber)
         let authorization: PaymentAuthorization = try await apiClient.request(.authorizePayment(request))
         let last4 = String(cardNumber.suffix(4))
         guard authorization.approved else {
-            let declined = try payments.insert(orderID: orderID, amountCents: order.totalCents, cardLast4: last4,
-                                               status: .declined, reference: nil,
-                                               declineReason: authorization.declineReason ?? "declined")
+            let declined = try payments.insert(
+                orderID: orderID, amountCents: order.totalCents, cardLast4: last4,
+                status: .declined, reference: nil,
+                declineReason: authorization.declineReason ?? "declined")
             return PaymentOutcome(payment: declined, receipt: nil)
         }
-        let payment = try payments.insert(orderID: orderID, amountCents: order.totalCents, cardLast4: last4,
-                                          status: .captured, reference: authorization.reference, declineReason: nil)
+        let payment = try payments.insert(
+            orderID: orderID, amountCents: order.totalCents, cardLast4: last4,
+            status: .captured, reference: authorization.reference, declineReason: nil)
         try events.publish(PaymentCaptured(paymentID: payment.id, orderID: orderID, amountCents: payment.amountCents))
         // The receipt shows the order as it is now (the order feature has marked it paid).
         var receipt: String?

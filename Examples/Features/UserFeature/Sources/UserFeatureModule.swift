@@ -10,14 +10,16 @@ public struct UserFeatureModuleFactory: ModuleFactory, Sendable {
         let registerModule = self.registerModule
         definitions.append {
             registerModule.makeDependency(UserService.self, dependencies: [UserRepository.self, EventBus.self]) {
-                try UserServiceImpl(users: UnifiedDI.resolveOrThrow(UserRepository.self),
-                                    events: UnifiedDI.resolveOrThrow(EventBus.self))
+                try UserServiceImpl(
+                    users: UnifiedDI.resolveOrThrow(UserRepository.self),
+                    events: UnifiedDI.resolveOrThrow(EventBus.self))
             }
         }
         definitions.append {
             registerModule.makeDependency(UserDirectory.self, dependencies: [UserRepository.self, EventBus.self]) {
-                try UserServiceImpl(users: UnifiedDI.resolveOrThrow(UserRepository.self),
-                                    events: UnifiedDI.resolveOrThrow(EventBus.self))
+                try UserServiceImpl(
+                    users: UnifiedDI.resolveOrThrow(UserRepository.self),
+                    events: UnifiedDI.resolveOrThrow(EventBus.self))
             }
         }
     }

@@ -1,0 +1,198 @@
+import Foundation
+import Logging
+import Testing
+
+@testable import WeaveDI
+
+struct LogProbeRegistered {}
+struct LogProbeReplaced {}
+struct LogProbeMissing {}
+struct LogProbeThrows {}
+struct LogProbeSlow {}
+final class LogProbeCycleA: Sendable { init(_ b: LogProbeCycleB?) {} }
+final class LogProbeCycleB: Sendable { init(_ a: LogProbeCycleA?) {} }
+struct LogProbeError: Error {}
+struct LogProbeLookAlike {}
+struct LogProbeLookAlikes {}
+
+struct LogEntry: Sendable {
+    let level: Logger.Level
+    let message: String
+}
+
+/// A swift-log handler that keeps every message.
+struct CapturingLogHandler: LogHandler {
+    let sink: Recorder<LogEntry>
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        sink.append(LogEntry(level: event.level, message: event.message.description))
+    }
+}
+
+/// Runs `body` with WeaveDI logging at `level` into a capturing handler; restores both after.
+/// Returns the messages that mention `probe` (other suites may log at the same time).
+func capturedLog(at level: DILogLevel, mentioning probe: String, _ body: () -> Void) -> [LogEntry] {
+    let sink = Recorder<LogEntry>()
+    let previous = UnifiedDI.logLevel
+    DiagnosticsCenter.shared.logger = Logger(label: "WeaveDI") { _ in CapturingLogHandler(sink: sink) }
+    UnifiedDI.setLogLevel(level)
+    defer {
+        UnifiedDI.setLogLevel(previous)
+        DiagnosticsCenter.shared.resetLogger()
+    }
+    body()
+    return sink.all.filter { $0.message.contains(probe) }
+}
+
+extension DiagnosticsGlobalState {
+    @Suite struct Logging {
+        /// Exercises every kind of event once, each with its own probe type.
+        static func exerciseEverything() {
+            let container = Container()
+            container.register(LogProbeRegistered.self) { LogProbeRegistered() }
+            container.register(LogProbeReplaced.self) { LogProbeReplaced() }
+            container.register(LogProbeReplaced.self) { LogProbeReplaced() }
+            _ = container.resolve(LogProbeMissing.self)
+            container.register(LogProbeThrows.self) { throw LogProbeError() }
+            _ = container.resolve(LogProbeThrows.self)
+            container.register(LogProbeSlow.self) {
+                Thread.sleep(forTimeInterval: 0.03)
+                return LogProbeSlow()
+            }
+            _ = container.resolve(LogProbeSlow.self)
+            container.register(LogProbeCycleA.self) { LogProbeCycleA(container.resolve(LogProbeCycleB.self)) }
+            container.register(LogProbeCycleB.self) { LogProbeCycleB(container.resolve(LogProbeCycleA.self)) }
+            _ = container.resolve(LogProbeCycleA.self)
+        }
+
+        @Test func allLogsRegistrationsAsInfo() {
+            let entries = capturedLog(at: .all, mentioning: "LogProbeRegistered") { Self.exerciseEverything() }
+            #expect(
+                entries.contains {
+                    $0.level == .info
+                        && $0.message.contains(
+                            "Registered WeaveDITests.LogProbeRegistered (transient) at WeaveDITests/DiagnosticsLoggingTests.swift:"
+                        )
+                })
+        }
+
+        @Test func warningsLogMissesReplacementsAndSlowResolutionsButNotRegistrations() {
+            let registered = capturedLog(at: .warnings, mentioning: "LogProbeRegistered") { Self.exerciseEverything() }
+            #expect(registered.isEmpty)
+            let missing = capturedLog(at: .warnings, mentioning: "LogProbeMissing") { Self.exerciseEverything() }
+            #expect(
+                missing.contains {
+                    $0.level == .warning && $0.message.contains("No registration for WeaveDITests.LogProbeMissing")
+                })
+            let replaced = capturedLog(at: .warnings, mentioning: "LogProbeReplaced") { Self.exerciseEverything() }
+            #expect(
+                replaced.contains {
+                    $0.level == .warning
+                        && $0.message.contains(
+                            "replaces the registration at WeaveDITests/DiagnosticsLoggingTests.swift:")
+                })
+            let slow = capturedLog(at: .warnings, mentioning: "LogProbeSlow") { Self.exerciseEverything() }
+            #expect(
+                slow.contains {
+                    $0.level == .warning && $0.message.contains("Slow resolution: WeaveDITests.LogProbeSlow took")
+                })
+            // Failures are logged at .warnings too.
+            let thrown = capturedLog(at: .warnings, mentioning: "LogProbeThrows") { Self.exerciseEverything() }
+            #expect(thrown.contains { $0.level == .error })
+        }
+
+        @Test func errorsLogFailuresOnly() {
+            let thrown = capturedLog(at: .errors, mentioning: "LogProbeThrows") { Self.exerciseEverything() }
+            #expect(
+                thrown.contains {
+                    $0.level == .error && $0.message.contains("The factory for WeaveDITests.LogProbeThrows threw")
+                })
+            let cycle = capturedLog(at: .errors, mentioning: "LogProbeCycle") { Self.exerciseEverything() }
+            #expect(
+                cycle.contains {
+                    $0.level == .error
+                        && $0.message.contains(
+                            "Circular dependency: WeaveDITests.LogProbeCycleA -> WeaveDITests.LogProbeCycleB -> WeaveDITests.LogProbeCycleA"
+                        )
+                })
+            for probe in ["LogProbeMissing", "LogProbeReplaced", "LogProbeSlow", "LogProbeRegistered"] {
+                #expect(capturedLog(at: .errors, mentioning: probe) { Self.exerciseEverything() }.isEmpty, "\(probe)")
+            }
+        }
+
+        @Test func offLogsNothing() {
+            let entries = capturedLog(at: .off, mentioning: "LogProbe") { Self.exerciseEverything() }
+            #expect(entries.isEmpty)
+        }
+
+        @Test func messagesAreBuiltOnlyWhenTheirLevelIsOn() {
+            let built = Recorder<String>()
+            func message(_ text: String) -> String {
+                built.append(text)
+                return text
+            }
+            _ = capturedLog(at: .errors, mentioning: "LogProbe") {
+                DiagnosticsCenter.shared.logInfo(message("info"))
+                DiagnosticsCenter.shared.logWarning(message("warning"))
+            }
+            #expect(built.all.isEmpty)
+            _ = capturedLog(at: .off, mentioning: "LogProbe") {
+                DiagnosticsCenter.shared.logError(message("error"))
+            }
+            #expect(built.all.isEmpty)
+            _ = capturedLog(at: .all, mentioning: "LogProbe") {
+                DiagnosticsCenter.shared.logInfo(message("info"))
+            }
+            #expect(built.all == ["info"])
+        }
+
+        @Test func aQuietMissSpellsOutNoLookAlikes() {
+            // Look-alike names are computed only for someone: the caller of a throwing resolve,
+            // an error hook, or the log at .warnings.
+            let container = Container()
+            container.register(LogProbeLookAlikes.self) { LogProbeLookAlikes() }
+            func similar(_ error: DIError) -> [String] {
+                if case .dependencyNotFound(_, _, let similar) = error { return similar }
+                return []
+            }
+            _ = capturedLog(at: .off, mentioning: "LogProbe") {
+                #expect(similar(container.report(.dependencyNotFound(LogProbeLookAlike.self))).isEmpty)
+                #expect(
+                    similar(container.report(.dependencyNotFound(LogProbeLookAlike.self), thrown: true))
+                        == ["WeaveDITests.LogProbeLookAlikes"])
+                let token = UnifiedDI.onResolutionError { _, _ in }
+                defer { token.cancel() }
+                #expect(
+                    similar(container.report(.dependencyNotFound(LogProbeLookAlike.self)))
+                        == ["WeaveDITests.LogProbeLookAlikes"])
+            }
+            _ = capturedLog(at: .warnings, mentioning: "LogProbe") {
+                #expect(
+                    similar(container.report(.dependencyNotFound(LogProbeLookAlike.self)))
+                        == ["WeaveDITests.LogProbeLookAlikes"])
+            }
+        }
+
+        @Test func factoriesAreTimedOnlyWhileSomeoneListens() {
+            _ = capturedLog(at: .errors, mentioning: "LogProbe") {
+                #expect(runtimeFlags.timing.load(ordering: .relaxed) == false)
+            }
+            _ = capturedLog(at: .warnings, mentioning: "LogProbe") {
+                #expect(runtimeFlags.timing.load(ordering: .relaxed) == true)
+            }
+        }
+
+        @Test func setLogLevelIsReadBack() {
+            _ = capturedLog(at: .warnings, mentioning: "LogProbe") {
+                #expect(UnifiedDI.logLevel == .warnings)
+            }
+        }
+    }
+}
