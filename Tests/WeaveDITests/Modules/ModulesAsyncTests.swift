@@ -2,22 +2,6 @@ import Foundation
 import Testing
 import WeaveDI
 
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 private struct RemoteConfiguration: Sendable, Equatable {
     let source: String
     static func defaultConfiguration() -> RemoteConfiguration { RemoteConfiguration(source: "default") }
@@ -25,12 +9,12 @@ private struct RemoteConfiguration: Sendable, Equatable {
 
 /// A remote configuration service that never answers in time; it records being cancelled.
 private struct SlowRemoteConfigService: Sendable {
-    let cancelled = Flag()
+    let cancelled = Counter()
     func fetchConfiguration() async throws -> RemoteConfiguration {
         do {
             try await Task.sleep(nanoseconds: 60_000_000_000)
         } catch {
-            _ = cancelled.increment()
+            _ = cancelled.next()
             throw error
         }
         return RemoteConfiguration(source: "remote")
@@ -44,10 +28,10 @@ private final class Database: DatabaseService {
 /// Fails its first `failures` connections.
 private struct DatabaseManager: Sendable {
     let failures: Int
-    let attempts = Flag()
+    let attempts = Counter()
     struct ConnectionRefused: Error {}
     func initialize() async throws -> Database {
-        if attempts.increment() <= failures { throw ConnectionRefused() }
+        if attempts.next() <= failures { throw ConnectionRefused() }
         return Database()
     }
 }
@@ -149,10 +133,10 @@ struct ModulesAsyncTests {
 
         // The configuration timed out (its fetch was cancelled) and fell back to the default.
         #expect(container.resolve(RemoteConfiguration.self) == .defaultConfiguration())
-        #expect(factory.configService.cancelled.count == 1)
+        #expect(factory.configService.cancelled.value == 1)
         // The database needed three attempts.
         #expect(container.resolve(DatabaseService.self) != nil)
-        #expect(factory.databaseManager.attempts.count == 3)
+        #expect(factory.databaseManager.attempts.value == 3)
         #expect(container.resolve(AnalyticsService.self) != nil)
         #expect(!container.isRegistered(AuthenticationService.self))
     }
@@ -185,7 +169,7 @@ struct ModulesAsyncTests {
         let failure = try #require(report.failures.first)
         #expect(failure.label.contains("RemoteConfiguration"))
         #expect(failure.error as? ModuleLoadingError == .timedOut(after: 0.02))
-        #expect(service.cancelled.count == 1)
+        #expect(service.cancelled.value == 1)
         #expect(container.resolve(Int.self) == 42)
         #expect(!container.isRegistered(RemoteConfiguration.self))
     }
@@ -198,7 +182,7 @@ struct ModulesAsyncTests {
         let container = Container()
         let report = await group.registerAll(into: container)
         #expect(report.allSucceeded)
-        #expect(manager.attempts.count == 3)
+        #expect(manager.attempts.value == 3)
         // The async value is the one instance every resolution returns.
         let first = container.resolve(DatabaseService.self)
         #expect(first != nil && first === container.resolve(DatabaseService.self))
@@ -208,7 +192,7 @@ struct ModulesAsyncTests {
         failing.addValue(DatabaseService.self, maxAttempts: 2) { try await stubborn.initialize() }
         let failed = await failing.makeAll()
         #expect(failed.failures.first?.error is DatabaseManager.ConnectionRefused)
-        #expect(stubborn.attempts.count == 2)
+        #expect(stubborn.attempts.value == 2)
     }
 
     @Test("withTimeout returns the value when the operation is quick; rejects a negative limit")
@@ -236,7 +220,7 @@ struct ModulesAsyncTests {
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(service.cancelled.count == 1)
+        #expect(service.cancelled.value == 1)
     }
 
     @Test("withRetry gives up after maxAttempts with the last error; rejects bad arguments")
@@ -245,7 +229,7 @@ struct ModulesAsyncTests {
         await #expect(throws: DatabaseManager.ConnectionRefused.self) {
             _ = try await withRetry(maxAttempts: 4) { try await manager.initialize() }
         }
-        #expect(manager.attempts.count == 4)
+        #expect(manager.attempts.value == 4)
         await #expect(throws: ModuleLoadingError.invalidArgument("maxAttempts must be at least 1, got 0")) {
             try await withRetry(maxAttempts: 0) { 1 }
         }
@@ -258,28 +242,28 @@ struct ModulesAsyncTests {
 
     @Test("withRetry honours cancellation: no further attempt once the task is cancelled")
     func withRetryHonoursCancellation() async throws {
-        let attempts = Flag()
+        let attempts = Counter()
         let task = Task {
             try await withRetry(maxAttempts: 100, delay: 60) { () async throws -> Int in
-                _ = attempts.increment()
+                _ = attempts.next()
                 throw DatabaseManager.ConnectionRefused()
             }
         }
-        while attempts.count == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        while attempts.value == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         task.cancel()
         let result = await task.result
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(attempts.count == 1)
+        #expect(attempts.value == 1)
 
         // A CancellationError from the operation itself is not retried.
-        let cancelledAttempts = Flag()
+        let cancelledAttempts = Counter()
         await #expect(throws: CancellationError.self) {
             try await withRetry(maxAttempts: 5) { () async throws -> Int in
-                _ = cancelledAttempts.increment()
+                _ = cancelledAttempts.next()
                 throw CancellationError()
             }
         }
-        #expect(cancelledAttempts.count == 1)
+        #expect(cancelledAttempts.value == 1)
     }
 
     @Test("withRetry runs a non-Sendable operation on the caller's actor")

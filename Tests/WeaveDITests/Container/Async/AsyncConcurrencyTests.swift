@@ -3,22 +3,6 @@ import Testing
 
 @testable import WeaveDI
 
-private final class BuildCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    @discardableResult func increment() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 final class AsyncCycleA: Sendable {}
 final class AsyncCycleB: Sendable {}
 final class AsyncCycleC: Sendable {}
@@ -31,7 +15,7 @@ struct AsyncConcurrencyTests {
     @Test(.timeLimit(.minutes(1)))
     func thousandsOfWaitersSuspendWhileOneBuildRuns() async throws {
         let container = Container()
-        let builds = BuildCount()
+        let builds = Counter()
         let gate = AsyncGate()
         container.registerAsync(AsyncService.self, scope: .singleton) {
             builds.increment()
@@ -54,7 +38,7 @@ struct AsyncConcurrencyTests {
                 return sum
             }.value
             #expect(unrelated == 1_999_000)
-            #expect(builds.count == 1)
+            #expect(builds.value == 1)
             await gate.open()
             var ids: [ObjectIdentifier] = []
             for try await id in group { ids.append(id) }
@@ -62,15 +46,15 @@ struct AsyncConcurrencyTests {
         }
         #expect(ids.count == waiters)
         #expect(Set(ids).count == 1)
-        #expect(builds.count == 1)
+        #expect(builds.value == 1)
     }
 
     /// Scoped instances: one build per scope instance under concurrent requests for it.
     @Test func concurrentRequestsInOneScopeInstanceShareOneBuild() async throws {
         let container = Container()
-        let builds = BuildCount()
+        let builds = Counter()
         container.registerAsync(AsyncService.self, scope: .request) {
-            let serial = builds.increment()
+            let serial = builds.next()
             try await Task.sleep(nanoseconds: 2_000_000)
             return AsyncService(serial: serial)
         }
@@ -83,7 +67,7 @@ struct AsyncConcurrencyTests {
             }
             #expect(serials.count == 1)
         }
-        #expect(builds.count == 4)
+        #expect(builds.value == 4)
     }
 
     // MARK: Cycles
@@ -180,7 +164,7 @@ struct AsyncConcurrencyTests {
     @Test(.timeLimit(.minutes(1)))
     func cancelledWaiterStopsWaitingAndTheBuildGoesOn() async throws {
         let container = Container()
-        let builds = BuildCount()
+        let builds = Counter()
         let gate = AsyncGate()
         container.registerAsync("cancel-waiter", AsyncService.self, scope: .singleton) {
             builds.increment()
@@ -197,17 +181,17 @@ struct AsyncConcurrencyTests {
         await gate.open()
         let built = try await builder.value
         #expect(try await other.value === built)
-        #expect(builds.count == 1)
+        #expect(builds.value == 1)
         #expect(try await container.resolveAsync("cancel-waiter", AsyncService.self) === built)
     }
 
     @Test(.timeLimit(.minutes(1)))
     func cancellingTheBuilderLetsAWaiterBuild() async throws {
         let container = Container()
-        let builds = BuildCount()
+        let builds = Counter()
         let gate = AsyncGate()
         container.registerAsync("cancel-builder", AsyncService.self, scope: .singleton) {
-            let serial = builds.increment()
+            let serial = builds.next()
             if serial == 1 {
                 await gate.wait()
                 try Task.checkCancellation() // the first build honours its task's cancellation

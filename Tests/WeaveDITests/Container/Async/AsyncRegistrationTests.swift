@@ -3,27 +3,11 @@ import Testing
 
 @testable import WeaveDI
 
-private final class Sequence: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func next() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += 1
-        return value
-    }
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 @Suite("Async factories: registration in every lifetime")
 struct AsyncRegistrationTests {
     @Test func transientBuildsANewInstanceEachTime() async throws {
         let container = Container()
-        let serials = Sequence()
+        let serials = Counter()
         container.registerAsync(AsyncService.self) {
             await Task.yield()
             return AsyncService(serial: serials.next())
@@ -35,7 +19,7 @@ struct AsyncRegistrationTests {
 
     @Test func singletonIsBuiltOnce() async throws {
         let container = Container()
-        let serials = Sequence()
+        let serials = Counter()
         container.registerAsync(AsyncDatabase.self, scope: .singleton) {
             _ = serials.next()
             return await AsyncDatabaseImpl(name: "main")
@@ -43,12 +27,12 @@ struct AsyncRegistrationTests {
         let first = try await container.resolveAsync(AsyncDatabase.self)
         let second = try await container.resolveAsync(AsyncDatabase.self)
         #expect(first as AnyObject === second as AnyObject)
-        #expect(first.name == "main" && serials.count == 1)
+        #expect(first.name == "main" && serials.value == 1)
     }
 
     @Test func weakIsSharedWhileHeldAndRebuiltAfter() async throws {
         let container = Container()
-        let serials = Sequence()
+        let serials = Counter()
         container.registerAsync(AsyncService.self, scope: .weak) { AsyncService(serial: serials.next()) }
         var held: AsyncService? = try await container.resolveAsync(AsyncService.self)
         #expect(try await container.resolveAsync(AsyncService.self).serial == 1)
@@ -60,7 +44,7 @@ struct AsyncRegistrationTests {
 
     @Test func customScopeBuildsOncePerScopeInstance() async throws {
         let container = Container()
-        let serials = Sequence()
+        let serials = Counter()
         container.registerAsync(AsyncService.self, scope: .request) {
             await Task.yield()
             return AsyncService(serial: serials.next())
@@ -71,7 +55,7 @@ struct AsyncRegistrationTests {
         let b = try await container.withScope(.request) { try await container.resolveAsync(AsyncService.self) }
         #expect(a1 === a2)
         #expect(a1 !== b)
-        #expect(serials.count == 2)
+        #expect(serials.value == 2)
     }
 
     @Test func namedRegistrationsAreSeparate() async throws {
