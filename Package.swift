@@ -41,12 +41,38 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
+        // The library is layered; each layer sees the ones below it only through their `public`
+        // and `package` declarations, so a layer cannot reach into another's internals:
+        //
+        //   WeaveDI             the one module users import: re-exports the layers below, and holds
+        //                       the three injection styles (UnifiedDI facade, property wrappers,
+        //                       InjectedValues)
+        //   WeaveDIModules      modules, module factories, feature modules, async module groups
+        //   WeaveDIDiagnostics  validation, the dependency graph, health checks, memory pressure,
+        //                       statistics
+        //   WeaveDICore         container, registry, lifetimes, resolution (the build/wait
+        //                       protocol), errors, and the observation points the layers read
         .target(
-            name: "WeaveDI",
+            name: "WeaveDICore",
             dependencies: [
                 "CWeaveDIShims",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "WeaveDIModules",
+            dependencies: ["WeaveDICore", .product(name: "Atomics", package: "swift-atomics")]
+        ),
+        .target(
+            name: "WeaveDIDiagnostics",
+            dependencies: ["WeaveDICore", .product(name: "Atomics", package: "swift-atomics")]
+        ),
+        .target(
+            name: "WeaveDI",
+            dependencies: [
+                "WeaveDICore", "WeaveDIModules", "WeaveDIDiagnostics",
+                .product(name: "Atomics", package: "swift-atomics"),
             ]
         ),
         // What Swift cannot express itself on the resolution path: a C thread-local variable
@@ -56,13 +82,13 @@ let package = Package(
         .testTarget(
             name: "WeaveDITests",
             dependencies: [
-                "WeaveDI",
+                "WeaveDI", "WeaveDICore", "WeaveDIDiagnostics", "WeaveDIModules",
                 // Diagnostics tests capture WeaveDI's log messages with a swift-log handler.
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "WeaveDITesting", dependencies: ["WeaveDI"]),
-        .testTarget(name: "WeaveDITestingTests", dependencies: ["WeaveDI", "WeaveDITesting"]),
+        .testTarget(name: "WeaveDITestingTests", dependencies: ["WeaveDI", "WeaveDICore", "WeaveDITesting"]),
         // `extension Container: AutoRegistering` is process-wide; its tests keep that conformance
         // in a target of its own and only act on containers they create.
         .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI"]),

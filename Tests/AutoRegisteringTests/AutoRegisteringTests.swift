@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // Seed 002's multi-module wiring: module A declares an optional key, the app fills it in.
 public protocol AccountLoading {

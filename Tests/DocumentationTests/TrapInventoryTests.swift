@@ -8,18 +8,18 @@ import Testing
     /// The library's stops, by file: what each is, and where the article documents it.
     static let documentedStops: [String: [String]] = [
         // requireResolve (Container; UnifiedDI's calls it).
-        "Container/Container+Resolution.swift": ["fatalError"],
+        "WeaveDICore/Container/Container+Resolution.swift": ["fatalError"],
         // A non-optional @Factory or @Injected property, and a Factory key's callAsFunction().
-        "PropertyWrappers/Factory.swift": ["fatalError"],
+        "WeaveDI/PropertyWrappers/Factory.swift": ["fatalError"],
         // @RequiredInject.
-        "PropertyWrappers/RequiredInject.swift": ["fatalError"],
+        "WeaveDI/PropertyWrappers/RequiredInject.swift": ["fatalError"],
         // The system refusing a thread-local key (no use of the API causes it).
-        "Resolution/ResolutionStack.swift": ["precondition"],
+        "WeaveDICore/Resolution/ResolutionStack.swift": ["precondition"],
         // An internal invariant: tables are made with power-of-two capacities only.
-        "Registry/SlotTable.swift": ["precondition"],
+        "WeaveDICore/Registry/SlotTable.swift": ["precondition"],
         // An internal invariant: the manager's layer factories keep the types its initializer
         // gave them (they are read-only outside the manager).
-        "Modules/ModuleFactoryManager.swift": ["preconditionFailure"],
+        "WeaveDIModules/ModuleFactoryManager.swift": ["preconditionFailure"],
     ]
 
     /// The article sections that show each trap's message.
@@ -58,13 +58,19 @@ import Testing
             .deletingLastPathComponent()
     }
 
-    /// `fatalError(`, `precondition(` and `preconditionFailure(` calls in `Sources/WeaveDI`, by file
-    /// (relative to it), comments left out. `assert` is left out too: it is gone from release builds.
+    /// The targets that make up the `WeaveDI` product.
+    static let libraryTargets = ["WeaveDI", "WeaveDICore", "WeaveDIDiagnostics", "WeaveDIModules"]
+
+    /// `fatalError(`, `precondition(` and `preconditionFailure(` calls in the library's targets, by
+    /// file (relative to `Sources/`), comments left out. `assert` is left out too: it is gone from
+    /// release builds.
     static func stopsInSources() throws -> [String: [String]] {
-        let root = repository.appendingPathComponent("Sources/WeaveDI")
-        guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [:] }
+        let root = repository.appendingPathComponent("Sources")
         var stops: [String: [String]] = [:]
         let pattern = try NSRegularExpression(pattern: #"\b(fatalError|preconditionFailure|precondition)\("#)
+        let files = libraryTargets.compactMap {
+            FileManager.default.enumerator(at: root.appendingPathComponent($0), includingPropertiesForKeys: nil)
+        }.flatMap { $0.allObjects }
         for case let url as URL in files where url.pathExtension == "swift" {
             let text = try String(contentsOf: url, encoding: .utf8)
             let relative = String(url.path.dropFirst(root.path.count + 1))

@@ -2,6 +2,7 @@ import Testing
 import WeaveDITesting
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 @Suite("The .container trait")
 struct ContainerTraitTests {

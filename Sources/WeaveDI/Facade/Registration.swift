@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// One entry of ``UnifiedDI/registerMany(_:)``.
 public struct Registration: Sendable {
     private let apply: @Sendable (Container) -> Void

@@ -1,4 +1,5 @@
 import Foundation
+import WeaveDICore
 
 /// The shared container behind a static, one-line API.
 ///
@@ -176,19 +177,27 @@ public enum UnifiedDI {
     /// Linux: a PSI trigger on the process's cgroup `memory.pressure` or on `/proc/pressure/memory`
     /// (200 ms of memory stall within 2 s). Other platforms, and Linux systems without PSI, have no
     /// source: ``memoryPressureSource`` is `nil` there, and only
-    /// ``Container/handleMemoryPressure()`` calls reach the hooks. Handlers run on a background
+    /// ``reportMemoryPressure()`` calls reach the hooks. Handlers run on a background
     /// thread.
     @discardableResult
     public static func onMemoryPressure(_ handler: @escaping @Sendable () -> Void) -> HookToken {
-        DiagnosticsCenter.shared.onMemoryPressure(handler)
+        MemoryPressureHooks.shared.install(handler)
+    }
+
+    /// Tells the ``onMemoryPressure(_:)`` hooks that the process is under memory pressure, as the
+    /// system source does by itself where the platform has one (see ``memoryPressureSource``).
+    /// Call it where there is none, or to pass on a signal of your own. Registrations, singletons
+    /// and scope instances stay: WeaveDI cannot know which of them are safe to rebuild. Weak-scope
+    /// instances need no help: they are released as soon as nothing else holds them.
+    public static func reportMemoryPressure() {
+        MemoryPressureHooks.shared.report(source: "UnifiedDI.reportMemoryPressure()")
     }
 
     /// The system source the memory-pressure hooks are listening to, such as
     /// `"PSI trigger on /proc/pressure/memory"`; `nil` while no hook is installed or when the
     /// platform offers none.
     public static var memoryPressureSource: String? {
-        if case .watching(let source) = DiagnosticsCenter.shared.pressureMonitor.status { return source }
-        return nil
+        MemoryPressureHooks.shared.source
     }
 }
 

@@ -1,4 +1,5 @@
 import Atomics
+import WeaveDICore
 
 /// Process-wide switches for the registry behind every container.
 ///

@@ -1,4 +1,5 @@
 import Atomics
+import WeaveDICore
 
 // Concurrency model (Reliability/ConcurrencyModel article): each default is computed once. The
 // thread that computes it owns a `BuildTicket`; a thread that needs the same default meanwhile

@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// A key into ``InjectedValues``: a dependency with a value for the app, for tests and for
 /// previews.
 ///

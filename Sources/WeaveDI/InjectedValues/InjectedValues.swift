@@ -1,4 +1,5 @@
 import Atomics
+import WeaveDICore
 
 /// The values ``Injected`` reads by key path: each ``InjectedKey``'s default, or the override
 /// the current task set with ``withInjectedValues(_:operation:)``.

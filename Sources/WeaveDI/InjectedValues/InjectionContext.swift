@@ -1,4 +1,5 @@
 import Foundation
+import WeaveDICore
 
 /// Which of an ``InjectedKey``'s values the process uses by default.
 public enum InjectionContext: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// Runs `operation` with the ``InjectedValues`` that `update` makes from the current ones.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Foundation
+import WeaveDICore
 
 extension Container {
     /// Runs a `Factory` key's default with its scope; what the default throws fails the resolution

@@ -1,4 +1,5 @@
 import Atomics
+import WeaveDICore
 
 /// A dependency key with a default (the Factory style of Michael Long's multi-module registration article) and a property wrapper that builds
 /// a new instance on every read: one type for both uses.

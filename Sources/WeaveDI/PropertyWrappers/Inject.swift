@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// Injects an optional dependency from `Container.shared`, resolved on first read and then kept.
 ///
 /// ```swift

@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// Reads a dependency on every access, from ``InjectedValues`` or from a ``Factory`` key.
 ///
 /// ```swift

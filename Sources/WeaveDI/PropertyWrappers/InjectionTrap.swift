@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// The messages the trapping injection APIs stop the program with.
 ///
 /// Each names the wanted type, where it was declared, why resolution failed (with look-alike

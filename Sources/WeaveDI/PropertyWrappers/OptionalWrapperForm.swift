@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// How the property-wrapper form of `Factory<Wrapped?>` (`@Factory var x: Wrapped?`, and
 /// `@Injected var x: Wrapped?`) works: through the registration of `Wrapped`, `nil` without one.
 ///

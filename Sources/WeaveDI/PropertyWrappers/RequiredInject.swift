@@ -1,3 +1,5 @@
+import WeaveDICore
+
 /// Injects a dependency that must exist, resolved on first read and then kept.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 import Atomics
+import WeaveDICore
 
 /// A value published once and read without locks afterwards: the storage behind ``Inject`` and
 /// ``RequiredInject``, together with what the wrapper needs to resolve it.

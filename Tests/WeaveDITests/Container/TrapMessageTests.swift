@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // What the property wrappers' traps say: look-alike registrations, and the optional declaration of
 // the same wrapper that reads `nil` instead.

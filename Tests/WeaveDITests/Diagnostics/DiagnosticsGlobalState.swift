@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// Diagnostics tests that change process-wide state (log level, logger, slow threshold, hooks,
 /// memory pressure monitor) run one at a time inside this suite; the nested suites live in the

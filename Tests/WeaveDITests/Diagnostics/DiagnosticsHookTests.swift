@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
+@testable import WeaveDIDiagnostics
 
 struct HookSlowProbe {}
 struct HookFastProbe {}
@@ -115,13 +117,13 @@ extension DiagnosticsGlobalState {
     }
 
     @Suite struct MemoryPressureHook {
-        @Test func handleMemoryPressureReachesTheHooks() {
+        @Test func reportMemoryPressureReachesTheHooks() {
             let calls = Recorder<Int>()
             let token = UnifiedDI.onMemoryPressure { calls.append(1) }
-            Container().handleMemoryPressure()
+            UnifiedDI.reportMemoryPressure()
             #expect(calls.all.count == 1)
             token.cancel()
-            Container().handleMemoryPressure()
+            UnifiedDI.reportMemoryPressure()
             #expect(calls.all.count == 1)
         }
 
@@ -133,13 +135,13 @@ extension DiagnosticsGlobalState {
                 #expect(UnifiedDI.memoryPressureSource == "DispatchSource memory-pressure source")
             #elseif os(Linux)
                 if FileManager.default.fileExists(atPath: "/proc/pressure/memory"),
-                    case .watching = DiagnosticsCenter.shared.pressureMonitor.status
+                    case .watching = MemoryPressureHooks.shared.monitor.status
                 {
                     #expect(UnifiedDI.memoryPressureSource?.hasPrefix("PSI trigger on ") == true)
                     #expect(UnifiedDI.memoryPressureSource?.contains("pressure") == true)
                 } else {
                     // No PSI here: the monitor says why instead of pretending.
-                    guard case .unavailable(let reason) = DiagnosticsCenter.shared.pressureMonitor.status else {
+                    guard case .unavailable(let reason) = MemoryPressureHooks.shared.monitor.status else {
                         Issue.record("monitor neither watching nor unavailable")
                         return
                     }
@@ -147,9 +149,9 @@ extension DiagnosticsGlobalState {
                 }
             #endif
             first.cancel()
-            #expect(DiagnosticsCenter.shared.pressureMonitor.status != .stopped)
+            #expect(MemoryPressureHooks.shared.monitor.status != .stopped)
             second.cancel()
-            #expect(DiagnosticsCenter.shared.pressureMonitor.status == .stopped)
+            #expect(MemoryPressureHooks.shared.monitor.status == .stopped)
             #expect(UnifiedDI.memoryPressureSource == nil)
         }
 

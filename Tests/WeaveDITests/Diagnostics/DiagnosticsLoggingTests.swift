@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 struct LogProbeRegistered {}
 struct LogProbeReplaced {}

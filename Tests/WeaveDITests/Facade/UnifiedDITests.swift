@@ -127,7 +127,7 @@ struct UnifiedDITests {
         let heard = Counter()
         let token = UnifiedDI.onMemoryPressure { heard.increment() }
         defer { token.cancel() }
-        Container().handleMemoryPressure()
+        UnifiedDI.reportMemoryPressure()
         #expect(heard.value >= 1)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // Seed 003's shapes: non-Sendable protocols behind InjectedKey, read with @Injected.
 protocol InjectedAPIClient {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// Records dispose calls in order, across tasks.
 private actor DisposalLog {

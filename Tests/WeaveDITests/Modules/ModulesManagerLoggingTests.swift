@@ -3,6 +3,7 @@ import Logging
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// Runs `body` with WeaveDI logging at `level` into a capturing handler; restores both after.
 /// Returns the messages that mention `probe` (other suites may log at the same time).

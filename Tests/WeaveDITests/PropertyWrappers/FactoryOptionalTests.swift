@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // An optional `@Factory` / `@Injected` reads the registration of the type it wraps, and `nil`
 // without one; it never stops the program.

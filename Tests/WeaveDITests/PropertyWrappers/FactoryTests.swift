@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // Seed 002's shapes: a non-Sendable protocol and an optional key with a nil default.
 public protocol AccountLoading {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // A Factory key's default may throw: `resolveOrThrow()` throws what it threw (as a DIError), and
 // only `callAsFunction()` stops the program, with a message naming the key and the inner failure.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private protocol InjectRepository: AnyObject { var id: Int { get } }
 private final class InjectRepositoryImpl: InjectRepository, @unchecked Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// Runs `body` with a fresh container as `Container.shared`, so parallel tests never share
 /// registrations.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 private protocol RequiredLogger: AnyObject { func info(_ message: String) }
 private final class RequiredLoggerImpl: RequiredLogger, Sendable {

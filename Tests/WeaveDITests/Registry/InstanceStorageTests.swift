@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // How registrations keep what they own now that records are not generic: a factory stored
 // type-erased (`ErasedFactory`), a shared instance stored in place in an `InstanceBuffer` (40

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 // The registry's storage and the resolution fast path: slot table growth, the per-slot record
 // list (unnamed first, named after), shared instances kept in their records, the manually managed

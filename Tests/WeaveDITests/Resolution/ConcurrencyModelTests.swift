@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @_spi(Testing) @testable import WeaveDI
+@testable import WeaveDICore
 
 // The faults the concurrency model fixes, each forced with the protocol's test hooks (debug
 // builds only; see `ConcurrencyTestHooks`) rather than hoped for with sleeps. A step that waits

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 final class AsyncCycleA: Sendable {}
 final class AsyncCycleB: Sendable {}

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 @Suite("Async factories: registration in every lifetime")
 struct AsyncRegistrationTests {

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import WeaveDI
+@testable import WeaveDICore
 
 /// A one-shot gate tasks can await (suspending, not blocking) until the test opens it.
 actor AsyncGate {

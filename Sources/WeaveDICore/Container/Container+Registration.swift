@@ -1,0 +1,220 @@
+extension Container {
+    /// Registers `factory` to build `type`; registering the same type again replaces the earlier
+    /// registration (see ``duplicatePolicy``). Nothing is built until `type` is resolved.
+    ///
+    /// - Parameters:
+    ///   - type: the type resolutions ask for (often a protocol).
+    ///   - scope: how long built instances live; ``Scope/transient`` (a new one per resolution) by default.
+    ///   - factory: builds the instance. It may resolve other types and register; if it throws,
+    ///     the resolution fails with ``DIError/factoryFailed(_:name:underlying:)``.
+    ///   - file: where the registration is made, for messages (filled in by the compiler).
+    ///   - line: the line of the registration, for messages (filled in by the compiler).
+    @discardableResult
+    public func register<T>(
+        _ type: T.Type,
+        scope: Scope = .transient,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () throws -> T
+    ) -> RegistrationHandle {
+        store(
+            key: RegistryKey(type), scope: scope, dependencies: [],
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
+    }
+
+    /// Registers `factory` to build `type` under `name`, alongside any unnamed registration.
+    @discardableResult
+    public func register<T>(
+        _ name: String,
+        _ type: T.Type,
+        scope: Scope = .transient,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () throws -> T
+    ) -> RegistrationHandle {
+        store(
+            key: RegistryKey(type, name: name), scope: scope, dependencies: [],
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
+    }
+
+    /// Registers an existing instance: every resolution of `type` returns it.
+    @discardableResult
+    public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
+        -> RegistrationHandle
+    {
+        store(key: RegistryKey(type), site: RegistrationSite(fileID: file, line: line), instance: instance)
+    }
+
+    /// Registers an existing instance under `name`.
+    @discardableResult
+    public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
+        -> RegistrationHandle
+    {
+        store(key: RegistryKey(type, name: name), site: RegistrationSite(fileID: file, line: line), instance: instance)
+    }
+
+    /// Removes the registration of `type` (under `name`), releasing any instance it cached.
+    /// Returns whether there was one.
+    @discardableResult
+    public func unregister<T>(_ type: T.Type, name: String? = nil) -> Bool {
+        remove(key: RegistryKey(type, name: name), onlyIf: nil)
+    }
+
+    // MARK: Storage
+
+    /// Stores a registration of `factory` under `key` (any key: a type's, or a `Factory` key's).
+    package func store<T>(
+        key: RegistryKey,
+        scope: Scope,
+        dependencies: [Any.Type],
+        site: RegistrationSite,
+        factory: @escaping @Sendable () throws -> T
+    ) -> RegistrationHandle {
+        insert(key: key, type: T.self, scope: scope, site: site) {
+            makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies, factory: factory)
+        }
+    }
+
+    /// Stores `instance` as a singleton under `key`.
+    package func store<T>(key: RegistryKey, site: RegistrationSite, instance: T) -> RegistrationHandle {
+        insert(key: key, type: T.self, scope: .singleton, site: site) {
+            SingletonRecord(name: key.name, site: site, instance: instance)
+        }
+    }
+
+    /// Puts the record `make` builds into the slot for `key`, applying the duplicate policy.
+    ///
+    /// Everything here is non-generic; `make` erases the factory. The record goes straight into
+    /// its slot: the handle identifies it by its sequence number, so registering retains nothing
+    /// but what the slot keeps.
+    func insert(
+        key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, _ make: () -> RegistrationRecord
+    ) -> RegistrationHandle {
+        let rejects = duplicatePolicy == .reject
+        var replaced: RegistrationRecord?
+        var rejectedBy: RegistrationSite?
+        let sequence = registry.withSlotForWriting(id: key.id) { slot, sequence in
+            slot.lock.withLock {
+                if rejects, let existing = slot.record(named: key.name) {
+                    rejectedBy = existing.site
+                } else {
+                    replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
+                }
+            }
+            return sequence
+        }
+        // Earlier records (and the instances they cached) are released here, outside every lock:
+        // a deinit may resolve or register.
+        if let rejectedBy {
+            report(.duplicateRegistration(type, name: key.name, first: rejectedBy, second: site))
+            // The refused registration was never stored: its handle removes nothing.
+            return RegistrationHandle(container: self, key: key, sequence: nil, site: site)
+        }
+        if let replaced { discardScopeCells(of: replaced, key: key) }
+        // One relaxed load decides whether anything is logged, before the logger is even looked up.
+        // A validation sandbox's registrations are not the app's: they are never logged.
+        let level = failureSink == nil ? flags.logLevel.load(ordering: .relaxed) : DILogLevel.off.rawValue
+        if level >= DILogLevel.warnings.rawValue {
+            let displayName = ResolutionFrame.displayName(type, key.name)
+            if let replaced {
+                DiagnosticsCenter.shared.logWarning(
+                    "\(displayName) registered at \(site) replaces the registration at \(replaced.site)")
+            } else if level >= DILogLevel.all.rawValue {
+                DiagnosticsCenter.shared.logInfo("Registered \(displayName) (\(scope)) at \(site)")
+            }
+        }
+        return RegistrationHandle(container: self, key: key, sequence: sequence, site: site)
+    }
+
+    /// Removes the registration under `key`, or only the one made by write `sequence` when given.
+    package func remove(key: RegistryKey, onlyIf sequence: Int?) -> Bool {
+        guard let slot = registry.slot(for: key.id) else { return false }
+        let removed: RegistrationRecord? = slot.lock.withLock {
+            guard slot.record(named: key.name) != nil else { return nil }
+            if let sequence, slot.sequence(named: key.name) != sequence { return nil }
+            return slot.setRecord(nil, named: key.name)
+        }
+        guard let removed else { return false }
+        discardScopeCells(of: removed, key: key)
+        return true
+    }
+
+    /// A replaced or removed custom-scope registration's instances leave the container's current
+    /// scope instances now (a scope instance bound with `withScope` drops its one at its next
+    /// resolution of the key, or when it ends).
+    private func discardScopeCells(of record: RegistrationRecord, key: RegistryKey) {
+        guard let scoped = record as? any ScopedRegistration, record.scope.customName != nil,
+            let slot = registry.slot(for: key.id)
+        else { return }
+        scopes.discardCells(of: scoped, slot: UInt(bitPattern: slot.lock.word))
+    }
+
+    /// Every current registration (here, not in parents), in registration order.
+    public var registrations: [RegistrationInfo] {
+        registry.allRecords().map { RegistrationInfo(record: $0.record) }
+    }
+}
+
+/// A description of one registration.
+public struct RegistrationInfo: Sendable, CustomStringConvertible {
+    /// The registered type.
+    public let type: Any.Type
+    /// The name it was registered under, if any.
+    public let name: String?
+    /// Its lifetime.
+    public let scope: Scope
+    /// Where it was registered.
+    public let site: RegistrationSite
+    /// The types its module declared it depends on.
+    public let declaredDependencies: [Any.Type]
+
+    init(record: RegistrationRecord) {
+        type = record.type
+        name = record.name
+        scope = record.scope
+        site = record.site
+        declaredDependencies = record.declaredDependencies
+    }
+
+    /// The type (and name) as messages spell it.
+    public var displayName: String { ResolutionFrame.displayName(type, name) }
+
+    public var description: String { "\(displayName) (\(scope)) at \(site)" }
+}
+
+/// Returned by `register`: identifies the registration and can remove it.
+public struct RegistrationHandle: Sendable {
+    private let container: Container
+    let key: RegistryKey
+    /// The registry write that made the registration: unique for the container's lifetime, so a
+    /// later registration is never mistaken for this one. `nil` for a refused duplicate.
+    private let sequence: Int?
+
+    /// Where the registration was made.
+    public let site: RegistrationSite
+
+    init(container: Container, key: RegistryKey, sequence: Int?, site: RegistrationSite) {
+        self.container = container
+        self.key = key
+        self.sequence = sequence
+        self.site = site
+    }
+
+    /// Removes this registration if it is still the current one for its type and name (a later
+    /// registration that replaced it is left alone; the handle of a registration refused by
+    /// ``DuplicatePolicy/reject`` removes nothing). Returns whether it removed anything.
+    @discardableResult
+    public func unregister() -> Bool {
+        guard let sequence else { return false }
+        return container.remove(key: key, onlyIf: sequence)
+    }
+}
+
+/// Carries a value the caller handed over for sharing (an instance to register) into a
+/// `@Sendable` closure. The caller decides the value may be shared, as with any registered
+/// instance.
+@usableFromInline
+package struct UncheckedBox<Value>: @unchecked Sendable {
+    @usableFromInline package let value: Value
+    @usableFromInline package init(_ value: Value) { self.value = value }
+}

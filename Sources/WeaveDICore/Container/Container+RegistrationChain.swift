@@ -1,0 +1,60 @@
+extension Container {
+    /// This container and its parents, nearest first.
+    package var chain: [Container] {
+        var result: [Container] = []
+        var next: Container? = self
+        while let current = next {
+            result.append(current)
+            next = current.parent
+        }
+        return result
+    }
+
+    /// Every registration resolving here can reach: this container's, then each parent's that
+    /// this container (or a nearer parent) does not override. Outermost parent first, each
+    /// container's in registration order.
+    package func chainedRegistrations() -> [ChainedRegistration] {
+        var seen = Set<RegistryKey>()
+        var perContainer: [[ChainedRegistration]] = []
+        for container in chain {
+            var own: [ChainedRegistration] = []
+            for (slot, record) in container.registry.allRecords() {
+                let key = RegistryKey(rawID: slot.id, name: record.name)
+                if seen.insert(key).inserted {
+                    own.append(ChainedRegistration(key: key, record: record, slot: slot, owner: container))
+                }
+            }
+            perContainer.append(own)
+        }
+        return perContainer.reversed().flatMap { $0 }
+    }
+}
+
+extension ChainedRegistration {
+    /// Resolves this registration in its owner, counted like any resolution (Factory-key
+    /// registrations included, which have no type to resolve by).
+    package func resolve() throws(DIError) -> Any {
+        try owner.ensureAutoRegistered()
+        slot.lock.withLock { _ = slot.findCountingResolution(named: record.name) }
+        return try record.resolveErased(in: owner, key: key, slot: slot)
+    }
+
+    /// Resolves this registration in its owner with `await` (an async factory's too).
+    package func resolveAsync() async throws -> Any {
+        try owner.ensureAutoRegistered()
+        func open<T>(_: T.Type) async throws -> Any {
+            let value: T = try await owner.resolveAsyncCore(key: key, requester: nil)
+            return value
+        }
+        return try await open(record.type)
+    }
+}
+/// One registration as diagnostics walk them: the record, where it is stored, and the container
+/// (this one or a parent) that owns it. `@unchecked Sendable`: the slot is a pointer into the
+/// owner's registry, valid while `owner` (kept here) is alive, and used only under its lock.
+package struct ChainedRegistration: @unchecked Sendable {
+    package let key: RegistryKey
+    package let record: RegistrationRecord
+    let slot: TypeSlot
+    package let owner: Container
+}

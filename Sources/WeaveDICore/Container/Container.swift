@@ -1,0 +1,388 @@
+import Atomics
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A dependency container: registrations in, instances out.
+///
+/// `Container` is thread-safe: register and resolve from any thread or task, including from inside
+/// a factory while it runs. Resolution is lazy (a factory runs when its type is resolved, never
+/// when registered), singletons are built exactly once, cycles are reported with their path, and
+/// a child container falls back to its parent.
+///
+/// ```swift
+/// await WeaveDI.Container.bootstrap { container in
+///     container.register(DatabaseService.self, scope: .singleton) { CoreDataService() }
+///     container.register(UserRepository.self) { UserRepositoryImpl() }
+/// }
+/// let repository = WeaveDI.Container.shared.resolve(UserRepository.self)
+/// ```
+public final class Container: @unchecked Sendable {
+    @usableFromInline package let registry: Registry
+    /// The registry's current-table pointer, kept here too so the resolution path reaches the
+    /// table in one load fewer (each is a step of a dependent chain on every resolution).
+    @usableFromInline let currentTable: UnsafeAtomic<Unmanaged<SlotTable>>
+    /// The container this one falls back to for types it has no registration for.
+    public let parent: Container?
+    /// The root of the parent chain; it owns auto-registration.
+    @usableFromInline package let root: Container?
+    /// Whether a resolution can go straight to this container's registry: where `AutoRegistering`
+    /// stands for the root container (an ``AutoRegistrationState``'s raw value), plus
+    /// ``divertedBit`` while a validation diverts resolutions of the root's containers. One word
+    /// per root container, shared by its children, so every resolution checks both with a single
+    /// load and comparison (with `done`). Changed only under `autoRegistration`'s lock.
+    /// (`UnsafeAtomic`, not `ManagedAtomic`: reading a `ManagedAtomic` from inlined client code
+    /// costs a retain, a release and a dynamic call; a raw byte, not the enum: loading the enum
+    /// would also check the byte is one of its cases.)
+    @usableFromInline let autoRegistrationWord: UnsafeAtomic<UInt8>
+    /// The run in progress, whether `reset()` asked for another, and the validations diverting
+    /// resolutions (root containers only).
+    let autoRegistration = Locked<AutoRegistrationControl>(AutoRegistrationControl())
+    let scopes = ScopeStorage()
+    package let graph = DependencyGraphRecorder()
+    package let statisticsStore = StatisticsStore()
+    /// Set on a validation sandbox: failures go here instead of to the app's hooks and log.
+    let failureSink: ValidationCollector?
+    /// Set on a validation sandbox: graph edges are recorded even while optimization is on.
+    @usableFromInline let alwaysRecordsGraph: Bool
+
+    /// The process-wide switches, referenced from the container so the resolution path reads them
+    /// without going through the lazily initialized global's accessor.
+    @usableFromInline let flags: RuntimeFlags = runtimeFlags
+    /// `flags.optimized` and `flags.timing`, kept here too: every resolution reads one of them,
+    /// and this saves the hop through `flags`.
+    @usableFromInline let optimizedFlag: UnsafeAtomic<Bool> = runtimeFlags.optimized
+    @usableFromInline let timingFlag: UnsafeAtomic<Bool> = runtimeFlags.timing
+    /// `flags.asyncFactoriesRunning`, kept here for the same reason.
+    @usableFromInline let asyncFactoriesRunning: UnsafeAtomic<Int> = runtimeFlags.asyncFactoriesRunning
+
+    /// What to do when a type is registered again under the same name.
+    public var duplicatePolicy: DuplicatePolicy {
+        get { rejectsDuplicates.load(ordering: .relaxed) ? .reject : .replace }
+        set { rejectsDuplicates.store(newValue == .reject, ordering: .relaxed) }
+    }
+
+    /// Backs ``duplicatePolicy``: read on every registration, so an atomic rather than a lock.
+    private let rejectsDuplicates = ManagedAtomic<Bool>(false)
+
+    /// Creates an empty container. With a `parent`, types this container does not register are
+    /// resolved by the parent; the parent never sees this container's registrations.
+    public init(parent: Container? = nil) {
+        registry = Registry()
+        currentTable = registry.current
+        self.parent = parent
+        let root = parent.map { $0.root ?? $0 }
+        self.root = root
+        self.autoRegistrationWord = root?.autoRegistrationWord ?? .create(AutoRegistrationState.pending.rawValue)
+        self.failureSink = nil
+        self.alwaysRecordsGraph = false
+    }
+
+    /// A validation sandbox: a root container whose failures and slow resolutions reach
+    /// `sink` only, and which never runs `AutoRegistering` (it is filled with copies instead).
+    package init(sandboxReportingTo sink: ValidationCollector) {
+        registry = Registry()
+        currentTable = registry.current
+        self.parent = nil
+        self.root = nil
+        self.autoRegistrationWord = .create(AutoRegistrationState.done.rawValue)
+        self.failureSink = sink
+        self.alwaysRecordsGraph = true
+    }
+
+    /// Whether resolutions record dependency-graph edges: unless optimization is on. A sandbox
+    /// always records (validation needs the edges); the common path reads one atomic.
+    @inlinable @inline(__always)
+    var recordsGraph: Bool { !optimizedFlag.load(ordering: .relaxed) || alwaysRecordsGraph }
+
+    deinit {
+        // A child shares its root's word; the root (which the child keeps alive) frees it.
+        if root == nil { autoRegistrationWord.destroy() }
+    }
+
+    @usableFromInline package var identity: ObjectIdentifier { ObjectIdentifier(self) }
+
+    // MARK: Shared container
+
+    /// The process-wide container.
+    @usableFromInline static let processWide = Container()
+
+    /// Set, and never cleared, by the first `withShared`: until then `shared` skips the task-local
+    /// lookup. Never cleared because a task created inside a binding may outlive it and must keep
+    /// seeing its container.
+    @usableFromInline static let bindingsUsed = UnsafeAtomic<Bool>.create(false)
+
+    @TaskLocal static var boundContainer: Container?
+
+    /// The container `UnifiedDI`, the property wrappers and `Factory` keys use.
+    ///
+    /// It is the process-wide container, unless the current task runs inside
+    /// ``withShared(_:operation:)-(_,()->R)`` (as WeaveDI's test traits do), which gives it a
+    /// container of its own.
+    @inlinable
+    public static var shared: Container {
+        if !bindingsUsed.load(ordering: .relaxed) { return processWide }
+        return boundShared()
+    }
+
+    @usableFromInline
+    static func boundShared() -> Container { boundContainer ?? processWide }
+
+    /// Runs `operation` with `container` as ``shared`` for the current task and the child tasks
+    /// and `Task {}`s it creates (a task-local value). `Task.detached`, other threads and dispatch
+    /// queues keep seeing the process-wide container, and other tasks their own.
+    public static func withShared<R>(_ container: Container, operation: () throws -> R) rethrows -> R {
+        if !bindingsUsed.load(ordering: .relaxed) { bindingsUsed.store(true, ordering: .relaxed) }
+        return try $boundContainer.withValue(container, operation: operation)
+    }
+
+    /// Runs `operation` with `container` as ``shared`` for the current task and the child tasks
+    /// and `Task {}`s it creates (a task-local value). `Task.detached`, other threads and dispatch
+    /// queues keep seeing the process-wide container, and other tasks their own.
+    public static func withShared<R>(
+        _ container: Container,
+        isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        if !bindingsUsed.load(ordering: .relaxed) { bindingsUsed.store(true, ordering: .relaxed) }
+        return try await $boundContainer.withValue(container, operation: operation, isolation: isolation)
+    }
+
+    // MARK: Depth
+
+    /// How many factories may run nested on one thread (a factory resolving something whose
+    /// factory resolves something, …) before a resolution fails with
+    /// ``DIError/resolutionTooDeep(path:limit:)`` instead of overflowing the thread's stack.
+    ///
+    /// 64 by default: each level takes about 5.8 KB of stack in a debug build (measured on Linux
+    /// x86_64, a chain of named transient registrations), so 64 levels take about 370 KB and fit
+    /// the 512 KB stack of a secondary thread on Apple platforms with room for the thread's own
+    /// frames. Release builds take far less per level. Raise it for a graph that really is deeper
+    /// and threads with larger stacks; process-wide.
+    public static var maximumResolutionDepth: Int {
+        get { runtimeFlags.depthLimit.load(ordering: .relaxed) }
+        set { runtimeFlags.depthLimit.store(max(1, newValue), ordering: .relaxed) }
+    }
+
+    // MARK: Auto-registration
+
+    /// Runs `AutoRegistering` if it has not run for the root container, or waits for the thread
+    /// running it (a resolution made by `registerAllServices` itself goes ahead).
+    ///
+    /// - Throws: ``DIError/circularDependency(path:)`` when the run waits, directly or through
+    ///   other threads, for this thread: waiting would never end.
+    @inlinable @inline(__always)
+    package func ensureAutoRegistered() throws(DIError) {
+        if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue {
+            try (root ?? self).runAutoRegistration()
+        }
+    }
+
+    /// Set in ``autoRegistrationWord`` while a validation diverts this root's resolutions (see
+    /// ``divertedTarget()``), so that they leave the fast path.
+    static var divertedBit: UInt8 { 0b100 }
+
+    /// Where auto-registration stands (slow paths; written under `autoRegistration`'s lock, which
+    /// also keeps the diverted bit as it is).
+    var autoRegistrationState: AutoRegistrationState {
+        get {
+            let raw = autoRegistrationWord.load(ordering: .acquiring) & ~Container.divertedBit
+            return AutoRegistrationState(rawValue: raw) ?? .pending
+        }
+        set {
+            let diverted = autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit
+            autoRegistrationWord.store(newValue.rawValue | diverted, ordering: .releasing)
+        }
+    }
+
+    /// The container a resolution asked of this one runs in instead: the validation sandbox,
+    /// while the current thread validates a container chain this one belongs to (its factories
+    /// may have captured this container). `nil` otherwise; one relaxed load when no validation
+    /// runs.
+    func divertedTarget() -> Container? {
+        guard autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0 else { return nil }
+        return ResolutionStack.current.validation?.target(for: self) ?? ValidationDiversion.task?.target(for: self)
+    }
+
+    /// The slow path of a resolution whose container's word is not `done`: the container to
+    /// resolve in instead (a validation sandbox), or `nil` after auto-registration is done.
+    @usableFromInline
+    func prepareResolution() throws(DIError) -> Container? {
+        if let sandbox = divertedTarget() { return sandbox }
+        try (root ?? self).runAutoRegistration()
+        return nil
+    }
+
+    /// This container, or the validation sandbox it is diverted to (after auto-registration).
+    @inlinable
+    package func resolutionTarget() throws(DIError) -> Container {
+        if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
+            let sandbox = try prepareResolution()
+        {
+            return sandbox
+        }
+        return self
+    }
+
+    /// `validate()`'s part: while `body` runs, resolutions the current thread asks of this
+    /// container or one of its parents are made in `sandbox`.
+    package func divertResolutions<R>(to sandbox: Container, _ body: () -> R) -> R {
+        let stack = ResolutionStack.current
+        let diversion = ValidationDiversion(
+            sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: stack.validation)
+        let home = root ?? self
+        stack.validation = diversion
+        home.setDiverted(+1)
+        defer {
+            home.setDiverted(-1)
+            stack.validation = diversion.outer
+        }
+        return body()
+    }
+
+    /// `validateAsync()`'s part: while `body` runs, resolutions the current task (and the tasks
+    /// it creates) asks of this container or one of its parents are made in `sandbox`, on
+    /// whatever thread they run.
+    package func divertResolutionsAsync<R>(to sandbox: Container, _ body: () async -> R) async -> R {
+        let diversion = ValidationDiversion(
+            sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: ValidationDiversion.task)
+        let home = root ?? self
+        home.setDiverted(+1)
+        defer { home.setDiverted(-1) }
+        return await ValidationDiversion.$task.withValue(diversion) { await body() }
+    }
+
+    /// Counts the validations diverting this root's resolutions; the bit is set while any does.
+    /// (Called on the root, whose lock guards the word its children share.)
+    private func setDiverted(_ change: Int) {
+        autoRegistration.withLock { control in
+            control.diversions += change
+            let state = autoRegistrationState
+            let bit = control.diversions > 0 ? Container.divertedBit : 0
+            autoRegistrationWord.store(state.rawValue | bit, ordering: .releasing)
+        }
+    }
+
+    // Concurrency model: the run is a `BuildTicket` job owned by the thread running it; waiting
+    // for it is an edge of the one wait-for graph. States: pending → running → done, and
+    // running → pending when `reset()` came during the run (the run's registrations were cleared,
+    // so it runs again), done → pending on `reset()`. Transitions happen under `autoRegistration`'s
+    // lock; the atomic lets resolutions skip the lock once done.
+    @usableFromInline
+    func runAutoRegistration() throws(DIError) {
+        guard let adopter = Container.self as? AutoRegistering.Type else {
+            autoRegistration.withLock { _ in autoRegistrationState = .done }
+            return
+        }
+        let stack = ResolutionStack.current
+        let me = stack.threadID
+        enum Step {
+            case done
+            case run(BuildTicket)
+            case wait(BuildTicket)
+        }
+        while true {
+            let step: Step = autoRegistration.withLock { run in
+                switch autoRegistrationState {
+                case .done:
+                    return .done
+                case .pending:
+                    let ticket = BuildTicket(job: .autoRegistration, owner: me)
+                    run.ticket = ticket
+                    autoRegistrationState = .running
+                    return .run(ticket)
+                case .running:
+                    let ticket = run.ticket.unsafelyUnwrapped // set whenever the state is running
+                    return ticket.owner == me ? .done : .wait(ticket)
+                }
+            }
+            switch step {
+            case .done:
+                return
+            case .run(let ticket):
+                Container.withShared(self) { adopter.registerAllServices() }
+                BuildCoordinator.shared.finish(ticket) {
+                    autoRegistration.withLock { run in
+                        autoRegistrationState = run.resetDuringRun ? .pending : .done
+                        run.ticket = nil
+                        run.resetDuringRun = false
+                    }
+                }
+            case .wait(let ticket):
+                try BuildCoordinator.shared.wait(for: ticket, waiter: me, waiterPath: stack.path)
+            }
+        }
+    }
+
+    /// `reset()`'s part: the next resolution runs `AutoRegistering` again — after the run in
+    /// progress, if any, whose registrations so far were just cleared.
+    func restartAutoRegistration() {
+        autoRegistration.withLock { run in
+            switch autoRegistrationState {
+            case .done: autoRegistrationState = .pending
+            case .running: run.resetDuringRun = true
+            case .pending: break
+            }
+        }
+    }
+}
+
+/// Where a root container's `AutoRegistering` run stands.
+@usableFromInline
+enum AutoRegistrationState: UInt8, Sendable {
+    /// Not run yet (or reset since): the next resolution runs it.
+    case pending
+    /// `registerAllServices()` is running on the thread that owns the run's ticket.
+    case running
+    /// Done, or `Container` does not adopt `AutoRegistering`.
+    case done
+}
+
+/// The auto-registration run in progress and the diverting validations (guarded by the
+/// container's lock for them).
+struct AutoRegistrationControl {
+    /// The running thread's ticket, while the state is `running`.
+    var ticket: BuildTicket?
+    /// `reset()` was called during the run: its registrations were cleared, so it runs again.
+    var resetDuringRun = false
+    /// Validations currently diverting the root's resolutions to their sandboxes.
+    var diversions = 0
+}
+
+/// Which containers a validating thread's resolutions are diverted from, and to which sandbox
+/// (nested validations keep the outer one).
+final class ValidationDiversion: @unchecked Sendable {
+    /// The diversion `validateAsync()` set up for the current task (a thread's is in its
+    /// resolution stack). Immutable once made, hence shareable with child tasks.
+    @TaskLocal static var task: ValidationDiversion?
+
+    let sources: Set<ObjectIdentifier>
+    let sandbox: Container
+    let outer: ValidationDiversion?
+
+    init(sources: Set<ObjectIdentifier>, sandbox: Container, outer: ValidationDiversion?) {
+        self.sources = sources
+        self.sandbox = sandbox
+        self.outer = outer
+    }
+
+    func target(for container: Container) -> Container? {
+        sources.contains(container.identity) ? sandbox : outer?.target(for: container)
+    }
+}
+
+/// What ``Container/register(_:scope:file:line:factory:)`` does when the type and name are
+/// already registered.
+public enum DuplicatePolicy: Sendable {
+    /// The later registration replaces the earlier one (logged as a warning naming both places).
+    case replace
+    /// The later registration is refused; the earlier one stays, and the refusal is reported to
+    /// `onResolutionError` and logged as an error naming both places.
+    case reject
+}

@@ -1,0 +1,162 @@
+import Atomics
+import Foundation
+internal import Logging
+
+/// Collects hooks and the logger for every container in the process.
+///
+/// Everything here runs off the hot path: the resolution path reads only `runtimeFlags`, and
+/// calls in when something is worth telling (a failure someone listens for, a timed resolution
+/// at least as slow as the lowest threshold). Messages are built only after the level check.
+package final class DiagnosticsCenter: HookRegistry {
+    package static let shared = DiagnosticsCenter()
+
+    /// The slow-resolution threshold in force until `UnifiedDI.setSlowResolutionThreshold` changes it.
+    static let defaultSlowThreshold: TimeInterval = 0.010
+
+    /// The log messages' source, whichever of the library's modules logs them (swift-log would
+    /// otherwise name the module: `WeaveDICore`, `WeaveDIModules`).
+    static let source = "WeaveDI"
+
+    package typealias SlowHandler = @Sendable (String, TimeInterval) -> Void
+    package typealias ErrorHandler = @Sendable (String, DIError) -> Void
+
+    private struct SlowHook {
+        let id: Int
+        /// The hook's own threshold, or `nil` for the process-wide one.
+        let threshold: TimeInterval?
+        let handler: SlowHandler
+    }
+
+    private struct State {
+        var nextID = 0
+        var slow: [SlowHook] = []
+        var errors: [(id: Int, handler: ErrorHandler)] = []
+        var slowThreshold: TimeInterval = DiagnosticsCenter.defaultSlowThreshold
+        /// Replaces the swift-log logger (tests capture messages with it).
+        var logger: Logger?
+    }
+
+    private let state = Locked(State())
+
+    // MARK: Logging
+
+    package var logLevel: DILogLevel {
+        get { DILogLevel(rawValue: runtimeFlags.logLevel.load(ordering: .relaxed)) ?? .errors }
+        set {
+            runtimeFlags.logLevel.store(newValue.rawValue, ordering: .relaxed)
+            state.withLock { updateFlags($0) }
+        }
+    }
+
+    /// The logger messages go to: label "WeaveDI", made when a message is logged so that a
+    /// `LoggingSystem.bootstrap` made after WeaveDI was first used still takes effect.
+    var logger: Logger {
+        get { state.withLock { $0.logger } ?? Logger(label: "WeaveDI") }
+        set { state.withLock { $0.logger = newValue } }
+    }
+
+    /// Drops a logger set with ``logger``, going back to `Logger(label: "WeaveDI")`.
+    func resetLogger() { state.withLock { $0.logger = nil } }
+
+    package func logInfo(_ message: @autoclosure () -> String) {
+        if logLevel >= .all { logger.info("\(message())", source: Self.source) }
+    }
+
+    package func logWarning(_ message: @autoclosure () -> String) {
+        if logLevel >= .warnings { logger.warning("\(message())", source: Self.source) }
+    }
+
+    package func logError(_ message: @autoclosure () -> String) {
+        if logLevel >= .errors { logger.error("\(message())", source: Self.source) }
+    }
+
+    // MARK: Hooks
+
+    package var slowThreshold: TimeInterval {
+        get { state.withLock { $0.slowThreshold } }
+        set {
+            state.withLock {
+                $0.slowThreshold = max(0, newValue)
+                updateFlags($0)
+            }
+        }
+    }
+
+    @discardableResult
+    package func onSlowResolution(threshold: TimeInterval?, _ handler: @escaping SlowHandler) -> HookToken {
+        state.withLock { s in
+            s.nextID += 1
+            s.slow.append(SlowHook(id: s.nextID, threshold: threshold.map { max(0, $0) }, handler: handler))
+            updateFlags(s)
+            return HookToken(id: s.nextID, registry: self)
+        }
+    }
+
+    @discardableResult
+    package func onResolutionError(_ handler: @escaping ErrorHandler) -> HookToken {
+        state.withLock { s in
+            s.nextID += 1
+            s.errors.append((s.nextID, handler))
+            return HookToken(id: s.nextID, registry: self)
+        }
+    }
+
+    package func removeHook(_ id: Int) {
+        state.withLock { s in
+            s.slow.removeAll { $0.id == id }
+            s.errors.removeAll { $0.id == id }
+            updateFlags(s)
+        }
+    }
+
+    /// Recomputes what the resolution path reads: whether to time factories, and from which
+    /// duration a timing is worth a call here. Called with the state lock held.
+    private func updateFlags(_ s: State) {
+        var shortest: TimeInterval = .infinity
+        if logLevel >= .warnings { shortest = s.slowThreshold }
+        for hook in s.slow { shortest = min(shortest, hook.threshold ?? s.slowThreshold) }
+        runtimeFlags.timing.store(shortest.isFinite, ordering: .relaxed)
+        let nanos = shortest.isFinite ? UInt64(min(shortest * 1e9, Double(UInt64.max / 2))) : .max
+        runtimeFlags.slowNanos.store(nanos, ordering: .relaxed)
+    }
+
+    // MARK: Events
+
+    /// Whether a failure would reach anyone: an error hook, or the log at its level.
+    func hasListeners(for error: DIError) -> Bool {
+        if logLevel >= error.logLevel { return true }
+        return state.withLock { !$0.errors.isEmpty }
+    }
+
+    package func reportFailure(_ error: DIError) {
+        let handlers = state.withLock { $0.errors.map(\.handler) }
+        if logLevel >= error.logLevel {
+            if error.logLevel == .errors {
+                logger.error("\(error.description)", source: Self.source)
+            } else {
+                logger.warning("\(error.description)", source: Self.source)
+            }
+        }
+        guard !handlers.isEmpty else { return }
+        let name = error.typeName
+        for handler in handlers { handler(name, error) }
+    }
+
+    /// Called with every timed resolution; the name is spelled out only when it is slow.
+    func reportResolutionTime(_ type: Any.Type, name: String?, seconds: TimeInterval) {
+        // Most timings are fast: dismiss them with one atomic load, without the lock.
+        let nanos = seconds * 1e9
+        guard nanos >= Double(runtimeFlags.slowNanos.load(ordering: .relaxed)) else { return }
+        let (hooks, threshold) = state.withLock { ($0.slow, $0.slowThreshold) }
+        let due = hooks.filter { seconds >= ($0.threshold ?? threshold) }
+        let logs = logLevel >= .warnings && seconds >= threshold
+        guard logs || !due.isEmpty else { return }
+        let displayName = ResolutionFrame.displayName(type, name)
+        if logs {
+            logger.warning(
+                "Slow resolution: \(displayName) took \(String(format: "%.3f", seconds * 1000)) ms (threshold \(String(format: "%.3f", threshold * 1000)) ms)",
+                source: Self.source)
+        }
+        for hook in due { hook.handler(displayName, seconds) }
+    }
+}

@@ -1,0 +1,36 @@
+import Atomics
+import Foundation
+
+/// Process-wide switches the resolution path reads with single atomic loads.
+@usableFromInline
+package final class RuntimeFlags: Sendable {
+    // `UnsafeAtomic` (never destroyed: the flags live as long as the process) rather than
+    // `ManagedAtomic`, whose loads from inlined client code cost a retain, a release and a call.
+    /// Set by `UnifiedRegistry.enableOptimization()`: skip graph recording.
+    @usableFromInline package let optimized = UnsafeAtomic<Bool>.create(false)
+    /// Whether factory runs are timed (a slow-resolution hook is installed or warnings are logged).
+    @usableFromInline let timing = UnsafeAtomic<Bool>.create(false)
+    /// The `DILogLevel` raw value in force.
+    let logLevel = UnsafeAtomic<Int>.create(DILogLevel.errors.rawValue)
+    /// The shortest duration, in nanoseconds, anyone wants to hear about as slow; a timed
+    /// resolution faster than this is dismissed without taking a lock.
+    let slowNanos = UnsafeAtomic<UInt64>.create(.max)
+    /// ``Container/maximumResolutionDepth``: read by every nested resolution through the
+    /// container's `flags` (a global's lazy-initialization check would cost more than the load).
+    let depthLimit = UnsafeAtomic<Int>.create(64)
+    /// How many async factories are running, process-wide. While none is, a synchronous
+    /// resolution made outside any factory cannot be made on an async factory's behalf, and
+    /// skips looking for one (a task-local read) to record its dependency-graph edge.
+    @usableFromInline let asyncFactoriesRunning = UnsafeAtomic<Int>.create(0)
+
+    init() {}
+}
+
+@usableFromInline
+package let runtimeFlags = RuntimeFlags()
+
+/// A monotonic clock reading in seconds.
+@usableFromInline
+package func monotonicSeconds() -> TimeInterval {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+}

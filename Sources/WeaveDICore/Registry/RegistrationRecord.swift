@@ -1,0 +1,325 @@
+import Atomics
+
+/// One registration as the registry stores it. Immutable once published, except for a shared
+/// instance, which the owning slot's lock guards. (Its resolution count and registration order
+/// live in the slot.)
+///
+/// Records are not generic: the registered type is a stored metatype and the factory an
+/// ``ErasedFactory``, so making one looks up no generic metadata (for each registered type, that
+/// look-up cost more than the rest of a registration). Code that resolves knows `T` and reads
+/// the factory and a built instance back as `T`.
+///
+/// Records are kept small because an app makes thousands: fields are ordered so small ones share
+/// a word, the scope is implied by the subclass for the built-in lifetimes, and the instance of a
+/// singleton or weak registration lives in the record itself rather than in a separate cell.
+@usableFromInline
+package class RegistrationRecord: @unchecked Sendable {
+    /// The lifetime's kind: what the resolution path switches on.
+    @usableFromInline let scopeTag: ScopeTag
+    /// Whether a singleton's instance is built (guarded by the slot lock; unused by other
+    /// lifetimes). Kept here, beside the tag, because resolving a singleton reads both.
+    @exclusivity(unchecked) @usableFromInline final var hasInstance = false
+    private let siteLine: Int32
+    @usableFromInline package let name: String?
+    private let siteFileID: String
+    /// Types the registration declared it depends on (modules do); validation checks them.
+    package let declaredDependencies: [Any.Type]
+    /// The registered type: what the factory returns.
+    package let type: Any.Type
+    /// Builds an instance of `type`.
+    @usableFromInline let factory: ErasedFactory
+
+    init(
+        scopeTag: ScopeTag, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+        type: Any.Type, factory: ErasedFactory
+    ) {
+        self.scopeTag = scopeTag
+        self.siteLine = Int32(clamping: site.line)
+        self.name = name
+        self.siteFileID = site.fileID
+        self.declaredDependencies = declaredDependencies
+        self.type = type
+        self.factory = factory
+    }
+
+    /// Where the registration was made.
+    package var site: RegistrationSite { RegistrationSite(fileID: siteFileID, line: Int(siteLine)) }
+
+    /// The registration's lifetime.
+    package var scope: Scope {
+        switch scopeTag {
+        case .singleton: return .singleton
+        case .weak: return .weak
+        case .transient, .custom, .asyncFactory: return .transient // `ScopedRecord`, `AsyncRecord` override this
+        }
+    }
+
+    package var displayName: String { ResolutionFrame.displayName(type, name) }
+
+    /// Resolves this registration without knowing its static type (for `resolve(_: Any.Type)`).
+    func resolveErased(in container: Container, key: RegistryKey, slot: TypeSlot, requester: Container? = nil)
+        throws(DIError) -> Any
+    {
+        func resolve<T>(_: T.Type) -> Result<Any, DIError> {
+            Result { () throws(DIError) -> Any in
+                try container.resolve(record: self, key: key, lock: slot.lock, type: T.self, requester: requester)
+            }
+        }
+        return try _openExistential(type, do: resolve).get()
+    }
+
+    /// Whether only `resolveAsync` can build this registration (an async factory's).
+    package final var isAsync: Bool { scopeTag == .asyncFactory }
+
+    /// A copy of this registration with no cached instance, for sandboxed validation.
+    package func freshCopy() -> RegistrationRecord {
+        makeRecord(
+            scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    }
+}
+
+/// The record for a registration of `factory` in `scope`.
+///
+/// Generic only to erase the factory: it makes no generic type's metadata, so unspecialized
+/// callers (registration code is generic in the library) pay no metadata look-up.
+package func makeRecord<T>(
+    scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+    factory: @escaping @Sendable () throws -> T
+) -> RegistrationRecord {
+    makeRecord(
+        scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+        type: T.self, factory: ErasedFactory(factory))
+}
+
+/// The record for a registration of `scope`: a plain ``RegistrationRecord`` for transients, the
+/// matching subclass otherwise. Inlined into the registration path: as a call, passing its
+/// arguments cost a retain and a release each (measured: 3% of a registration).
+@inline(__always)
+package func makeRecord(
+    scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
+    type: Any.Type, factory: ErasedFactory
+) -> RegistrationRecord {
+    switch scope.kind {
+    case .transient:
+        return RegistrationRecord(
+            scopeTag: .transient, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    case .singleton:
+        return SingletonRecord(
+            name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    case .weak:
+        return WeakRecord(
+            name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    case .custom:
+        return ScopedRecord(
+            scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    }
+}
+
+/// What a shared instance (singleton, weak, or one per scope instance) is kept in, and its build
+/// in progress. Guarded by the lock of whatever owns it (a registry slot or a scope instance).
+///
+/// Build states (see the concurrency model): *empty* (no instance, no ticket) → *building* (a
+/// ticket, whose owner runs the factory) → *built* (an instance) or, when the factory fails, back
+/// to *empty*. A weak instance that died is *empty* again. A scope cell can also be *abandoned*
+/// (its scope instance ended): nothing is stored in it any more.
+@usableFromInline
+protocol InstanceStorage: AnyObject {
+    /// The instance, if built and (for weak storage) still alive; `T` is the registered type.
+    func cached<T>(as type: T.Type) -> T?
+    /// The build in progress, if any.
+    var ticket: BuildTicket? { get set }
+    /// Keeps `value`, which the caller just built.
+    func store<T>(_ value: T)
+    /// Whether the storage was given up (an ended scope instance's cell): a build finishing
+    /// then keeps nothing, and waiters look for the current storage again.
+    var isAbandoned: Bool { get }
+}
+
+extension InstanceStorage {
+    @usableFromInline var isAbandoned: Bool { false }
+}
+
+/// The kind of a registration's lifetime, in one byte the resolution path switches on without
+/// comparing strings.
+@usableFromInline
+package enum ScopeTag: UInt8, Sendable {
+    case transient, singleton, weak, custom
+    /// An async factory's registration (``AsyncRecord``), whatever its lifetime: only
+    /// `resolveAsync` builds it.
+    case asyncFactory
+}
+
+/// A singleton registration: the instance is kept in the record, guarded by the slot lock.
+@usableFromInline
+final class SingletonRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable {
+    /// The instance, once ``RegistrationRecord/hasInstance``.
+    @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
+    @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
+    /// When the instance was stored (``InstanceCreationOrder``); guarded by the slot lock.
+    @exclusivity(unchecked) var creationOrder: UInt64 = 0
+    /// Whether ``Container/disposeSingletons(where:)`` disposed the instance; guarded by the slot lock.
+    @exclusivity(unchecked) var isDisposed = false
+
+    init(
+        name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+        factory: ErasedFactory
+    ) {
+        super.init(
+            scopeTag: .singleton, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    }
+
+    /// A singleton whose instance already exists (`register(_:instance:)`).
+    convenience init<T>(name: String?, site: RegistrationSite, instance: T) {
+        let box = UncheckedBox(instance)
+        self.init(
+            name: name, site: site, declaredDependencies: [], type: T.self,
+            factory: ErasedFactory { box.value })
+        store(instance)
+    }
+
+    deinit {
+        if hasInstance { withUnsafeMutablePointer(to: &instance) { $0.destroy(type: type) } }
+    }
+
+    @inlinable
+    func cached<T>(as _: T.Type) -> T? {
+        guard hasInstance else { return nil }
+        return instanceValue(as: T.self)
+    }
+
+    /// The instance; call only when ``RegistrationRecord/hasInstance``.
+    @inlinable @inline(__always)
+    func instanceValue<T>(as _: T.Type) -> T {
+        withUnsafeMutablePointer(to: &instance) { $0.value(as: T.self) }
+    }
+
+    @usableFromInline
+    func store<T>(_ value: T) {
+        assert(!hasInstance, "a singleton's instance is stored once")
+        withUnsafeMutablePointer(to: &instance) { $0.store(value) }
+        hasInstance = true
+        creationOrder = InstanceCreationOrder.next()
+    }
+
+    /// The instance as an `AsyncDisposable`, if it is built, conforms and was not disposed yet.
+    func disposable() -> (any AsyncDisposable)? {
+        guard hasInstance, !isDisposed else { return nil }
+        func read<T>(_: T.Type) -> (any AsyncDisposable)? { instanceValue(as: T.self) as? any AsyncDisposable }
+        return _openExistential(type, do: read)
+    }
+}
+
+/// A weak registration: the record holds the instance weakly, guarded by the slot lock.
+@usableFromInline
+final class WeakRecord: RegistrationRecord, InstanceStorage, @unchecked Sendable {
+    @exclusivity(unchecked) @usableFromInline weak var object: AnyObject?
+    @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
+
+    init(
+        name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+        factory: ErasedFactory
+    ) {
+        super.init(
+            scopeTag: .weak, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    }
+
+    @inlinable
+    func cached<T>(as _: T.Type) -> T? {
+        // Weak storage holds class instances; a value type boxed here is released at once, which
+        // makes a weak registration of a value type behave like a transient one.
+        object.map { $0 as? T } ?? nil
+    }
+
+    @usableFromInline
+    func store<T>(_ value: T) { object = value as AnyObject }
+}
+
+/// A registration whose instances live in scope instances (a custom scope's), one cell per
+/// scope instance, keyed by the registration's ``uniqueID``.
+@usableFromInline
+protocol ScopedRegistration: RegistrationRecord {
+    /// Unique for the process's lifetime (see ``ScopedRecord/uniqueID``).
+    var uniqueID: UInt64 { get }
+}
+
+/// A registration in a custom scope: instances live in scope instances, not in the record.
+@usableFromInline
+final class ScopedRecord: RegistrationRecord, ScopedRegistration, @unchecked Sendable {
+    private let customScope: Scope
+    /// Unique for the process's lifetime. Scope instances key their cells by it: a record's
+    /// address can be reused once a replaced record is freed, its id never is. (Only scoped
+    /// records need one, so the other lifetimes do not pay its bytes.)
+    @usableFromInline let uniqueID: UInt64 = scopedRecordIDs.wrappingIncrementThenLoad(ordering: .relaxed)
+
+    init(
+        scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,
+        factory: ErasedFactory
+    ) {
+        customScope = scope
+        super.init(
+            scopeTag: .custom, name: name, site: site, declaredDependencies: declaredDependencies,
+            type: type, factory: factory)
+    }
+
+    override var scope: Scope { customScope }
+}
+
+/// The source of ``ScopedRecord/uniqueID``; never destroyed (it lives as long as the process).
+let scopedRecordIDs = UnsafeAtomic<UInt64>.create(0)
+
+/// Holds the instance of a scoped registration in one scope instance.
+@usableFromInline
+final class InstanceCell: InstanceStorage {
+    /// The instance, once `hasInstance`.
+    @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
+    @exclusivity(unchecked) @usableFromInline var hasInstance = false
+    @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
+    /// Set when the scope instance ends: a build still running then keeps nothing here.
+    @exclusivity(unchecked) @usableFromInline var isAbandoned = false
+    /// When the instance was stored (``InstanceCreationOrder``).
+    @exclusivity(unchecked) var creationOrder: UInt64 = 0
+    /// Whether ``Container/disposeSingletons(where:)`` disposed the instance (an async
+    /// singleton's cell); guarded by the slot lock.
+    @exclusivity(unchecked) var isDisposed = false
+    /// The registration the instance belongs to (``ScopedRecord/uniqueID``).
+    let recordID: UInt64
+    /// The registered type (to destroy the instance).
+    private let type: Any.Type
+
+    init(recordID: UInt64, type: Any.Type) {
+        self.recordID = recordID
+        self.type = type
+    }
+
+    /// The instance as an `AsyncDisposable`, if it is built and conforms.
+    func disposable() -> (any AsyncDisposable)? {
+        guard hasInstance else { return nil }
+        func read<T>(_: T.Type) -> (any AsyncDisposable)? { cached(as: T.self) as? any AsyncDisposable }
+        return _openExistential(type, do: read)
+    }
+
+    deinit {
+        if hasInstance { withUnsafeMutablePointer(to: &instance) { $0.destroy(type: type) } }
+    }
+
+    @inlinable
+    func cached<T>(as _: T.Type) -> T? {
+        guard hasInstance else { return nil }
+        return withUnsafeMutablePointer(to: &instance) { $0.value(as: T.self) }
+    }
+
+    @usableFromInline
+    func store<T>(_ value: T) {
+        assert(!hasInstance, "a scope instance's instance is stored once")
+        withUnsafeMutablePointer(to: &instance) { $0.store(value) }
+        hasInstance = true
+        creationOrder = InstanceCreationOrder.next()
+    }
+}

@@ -1,0 +1,123 @@
+import WeaveDICore
+
+/// A snapshot of the dependency graph: which registration needs which.
+///
+/// Nodes are registrations (type, name, scope, site) plus types something needs that are not
+/// registered. Edges come from two sources: what factories were seen resolving while they ran
+/// (``Edge/isResolved``; a registration never resolved yet has none) and what modules declared in
+/// `dependencies:` (``Edge/isDeclared``). ``Container/dependencyGraph()`` gives the graph as it
+/// has been observed so far; ``ValidationReport/graph`` gives the whole graph, every registration
+/// resolved once in a sandbox.
+///
+/// Export it as Graphviz (``dot()``), Mermaid (``mermaid()``), JSON (``json(prettyPrinted:)``,
+/// or encode it: it is `Codable`) or a readable tree (``textTree()``, also its `description`).
+public struct DependencyGraph: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Every node, ordered by type name, then name.
+    public let nodes: [Node]
+    /// Every edge, ordered by dependent, then dependency.
+    public let edges: [Edge]
+
+    /// A graph of the given nodes and edges (edges name nodes by ``Node/id``).
+    public init(nodes: [Node], edges: [Edge]) {
+        self.nodes = nodes
+        self.edges = edges
+    }
+
+    /// The node with `id`, if any.
+    public func node(id: String) -> Node? { nodes.first { $0.id == id } }
+
+    /// The nodes of the fully qualified `typeName` (one per registered name).
+    public func nodes(typeName: String) -> [Node] { nodes.filter { $0.typeName == typeName } }
+
+    /// The direct dependencies of the node `id`, ordered by label.
+    public func dependencies(of id: String) -> [Node] {
+        let targets = Set(edges.filter { $0.from == id }.map(\.to))
+        return nodes.filter { targets.contains($0.id) }.sorted { $0.label < $1.label }
+    }
+
+    /// The nodes that directly depend on the node `id`, ordered by label.
+    public func dependents(of id: String) -> [Node] {
+        let sources = Set(edges.filter { $0.to == id }.map(\.from))
+        return nodes.filter { sources.contains($0.id) }.sorted { $0.label < $1.label }
+    }
+
+    /// The readable tree (see ``textTree()``).
+    public var description: String { textTree() }
+}
+
+extension DependencyGraph {
+    /// Builds the graph of `registrations` (which win over anything else of the same key),
+    /// the `recorded` edges and the declared dependencies of the registrations.
+    init(registrations: [ChainedRegistration], recorded: [DependencyGraphRecorder.Edge]) {
+        struct Pending {
+            let type: Any.Type
+            var record: RegistrationRecord?
+        }
+        var pending: [RegistryKey: Pending] = [:]
+        for registration in registrations {
+            pending[registration.key] = Pending(type: registration.record.type, record: registration.record)
+        }
+        func ensure(_ key: RegistryKey, _ type: Any.Type) {
+            if pending[key] == nil { pending[key] = Pending(type: type, record: nil) }
+        }
+        struct Pair: Hashable {
+            let from: RegistryKey
+            let to: RegistryKey
+        }
+        var flags: [Pair: (resolved: Bool, declared: Bool)] = [:]
+        for edge in recorded {
+            ensure(edge.from.key, edge.from.type)
+            ensure(edge.to.key, edge.to.type)
+            flags[Pair(from: edge.from.key, to: edge.to.key), default: (false, false)].resolved = true
+        }
+        for registration in registrations {
+            for dependency in registration.record.declaredDependencies {
+                let key = RegistryKey(anyType: dependency)
+                ensure(key, dependency)
+                flags[Pair(from: registration.key, to: key), default: (false, false)].declared = true
+            }
+        }
+
+        let ordered = pending.map {
+            (
+                key: $0.key, type: $0.value.type, record: $0.value.record,
+                full: TypeNames.qualified($0.value.type)
+            )
+        }
+        .sorted { ($0.full, $0.key.name ?? "", $0.key.id) < ($1.full, $1.key.name ?? "", $1.key.id) }
+        let shortLabels = ordered.map { DependencyGraph.label(String(describing: $0.type), $0.key.name) }
+        var labelCounts: [String: Int] = [:]
+        for label in shortLabels { labelCounts[label, default: 0] += 1 }
+
+        var ids: [RegistryKey: String] = [:]
+        var nodes: [Node] = []
+        for (index, entry) in ordered.enumerated() {
+            let id = "n\(index)"
+            ids[entry.key] = id
+            let short = shortLabels[index]
+            nodes.append(
+                Node(
+                    id: id, typeName: entry.full, name: entry.key.name,
+                    label: labelCounts[short, default: 0] > 1
+                        ? DependencyGraph.label(entry.full, entry.key.name) : short,
+                    scope: entry.record?.scope.description, site: entry.record?.site))
+        }
+        var edges: [Edge] = []
+        for (pair, flag) in flags {
+            guard let from = ids[pair.from], let to = ids[pair.to] else { continue }
+            edges.append(Edge(from: from, to: to, isResolved: flag.resolved, isDeclared: flag.declared))
+        }
+        let position = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1.id, $0) })
+        edges.sort {
+            (position[$0.from, default: 0], position[$0.to, default: 0]) < (
+                position[$1.from, default: 0], position[$1.to, default: 0]
+            )
+        }
+        self.init(nodes: nodes, edges: edges)
+    }
+
+    static func label(_ type: String, _ name: String?) -> String {
+        guard let name else { return type }
+        return "\(type)[\"\(name)\"]"
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import WeaveDICore
+
+/// Why ``ModuleFactoryManager`` refused to register: validation runs before anything is
+/// registered, so when one of these is thrown the container is untouched.
+///
+/// The cases are the ones a hand-written manager throws — `noModulesFound`, `duplicateModule`,
+/// `invalidConfiguration` — with the details that make them actionable (which factories and source
+/// lines, what is wrong) as further associated values, plus the checks a hand-written manager does
+/// not make (`invalidModule`, `missingDependency`). Match on the name and ignore the details with
+/// `case .duplicateModule(let typeName, _, _)` and `case .invalidConfiguration:`.
+public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
+    /// Every factory in the manager is empty (for example ``ModuleFactoryManager/setupAllFactories()``
+    /// was not called, or the configuration defines no module for the environment).
+    case noModulesFound
+    /// Two modules register the same type under the same name (the first value is the type, with
+    /// the name if any); `first` and `second` say which factories and lines made them. `first` is
+    /// a registration already in the target container when that container rejects duplicates
+    /// (``DuplicatePolicy/reject``).
+    case duplicateModule(String, first: ModuleOrigin, second: ModuleOrigin)
+    /// A module cannot be registered (the first value describes it); `reason` says why.
+    case invalidModule(String, origin: ModuleOrigin, reason: String)
+    /// A module declared a dependency (see ``RegisterModule/makeDependency(_:dependencies:name:scope:file:line:factory:)``)
+    /// that no module in the manager provides and the target container does not register.
+    case missingDependency(module: String, dependency: String, origin: ModuleOrigin)
+    /// The manager itself is misconfigured (for example a batch size below one); the value says how.
+    case invalidConfiguration(String)
+
+    /// What went wrong, naming the type and factories involved and what to do.
+    public var description: String {
+        switch self {
+        case .noModulesFound:
+            return "No modules found in any factory. Call setupAllFactories() before registerAll() (on a manager "
+                + "made with init(environment:configuration:logger:)), add definitions to the factories, "
+                + "or add a factory to the ModuleFactoryManager."
+        case .duplicateModule(let type, let first, let second) where first.factory == ModuleOrigin.existingRegistration:
+            return "Duplicate module registration for type: \(type), made by \(second), which is already registered "
+                + "at \(first.site) in the target container, whose duplicatePolicy is .reject. Remove one of them, "
+                + "or give them different names."
+        case .duplicateModule(let type, let first, let second) where first == second:
+            return "Duplicate module registration for type: \(type), made twice by \(first): the same definition "
+                + "was added twice (was setupAllFactories() or a factory's setup called twice?)."
+        case .duplicateModule(let type, let first, let second):
+            return "Duplicate module registration for type: \(type), made by \(first) and by \(second). "
+                + "Remove one of them, or give them different names."
+        case .invalidModule(let module, let origin, let reason):
+            return "Invalid module \(module) made by \(origin): \(reason)."
+        case .missingDependency(let module, let dependency, let origin):
+            return "\(module) made by \(origin) depends on \(dependency), which no module in the manager provides "
+                + "and the container does not register. Add a module for \(dependency), register it before "
+                + "registerAll(), or set validatesDeclaredDependencies to false if it is registered later."
+        case .invalidConfiguration(let detail):
+            return "Invalid factory configuration: \(detail)."
+        }
+    }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}
