@@ -141,8 +141,9 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Documentation: `WEAVEDI_DOCS=1 swift package generate-documentation --target WeaveDI`. The DocC
-// plugin is added only when asked for, so building WeaveDI (or depending on it) never fetches it.
+// Documentation: `bash Scripts/build-docs.sh` (which says why it does not use
+// `swift package generate-documentation`). It sets WEAVEDI_DOCS, which adds the DocC plugin's
+// package (for its snippet extractor); building WeaveDI, or depending on it, never fetches it.
 // The articles' code lives in `Snippets/`, which `swift build` compiles with the package.
 if Context.environment["WEAVEDI_DOCS"] != nil {
     package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
