@@ -161,7 +161,7 @@ func describe(_ error: ModuleFactoryError) -> String {
     switch error {
     case .noModulesFound:
         return "No modules found in any factory"
-    case .duplicateModule(let typeName, _, _): // then: first: ModuleOrigin, second: ModuleOrigin
+    case .duplicateModule(let typeName, _, _): // then: first and second, two Origins
         return "Duplicate module registration for type: \(typeName)"
     case .invalidConfiguration: // carries a detail: .invalidConfiguration(let detail)
         return "Invalid factory configuration"

@@ -11,7 +11,7 @@
         var sortKey: String { typeName + "\u{0}" + (name ?? "") }
 
         /// `resolved` as a candidate, or `nil` when it is not a `Service`.
-        init?(_ resolved: Any, _ info: RegistrationInfo) {
+        init?(_ resolved: Any, _ info: Container.RegistrationInfo) {
             guard let service = resolved as? any Service else { return nil }
             self.service = service
             typeName = String(reflecting: info.type)

@@ -19,7 +19,7 @@ import Testing
         "WeaveDICore/Registry/SlotTable.swift": ["precondition"],
         // An internal invariant: the manager's layer factories keep the types its initializer
         // gave them (they are read-only outside the manager).
-        "WeaveDIModules/ModuleFactoryManager.swift": ["preconditionFailure"],
+        "WeaveDIModules/Factories/ModuleFactoryManager.swift": ["preconditionFailure"],
     ]
 
     /// The article sections that show each trap's message.

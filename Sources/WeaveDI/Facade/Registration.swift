@@ -51,14 +51,16 @@ public struct Registration: Sendable {
     public func register(into container: Container) { apply(container) }
 }
 
-/// Builds the list of ``Registration`` values for ``UnifiedDI/registerMany(_:)``, with `if`,
-/// `if`/`else` and `for` allowed.
-@resultBuilder
-public enum RegistrationBuilder {
-    public static func buildExpression(_ registration: Registration) -> [Registration] { [registration] }
-    public static func buildBlock(_ parts: [Registration]...) -> [Registration] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [Registration]?) -> [Registration] { part ?? [] }
-    public static func buildEither(first part: [Registration]) -> [Registration] { part }
-    public static func buildEither(second part: [Registration]) -> [Registration] { part }
-    public static func buildArray(_ parts: [[Registration]]) -> [Registration] { parts.flatMap { $0 } }
+extension Registration {
+    /// Builds the list of ``Registration`` values for ``UnifiedDI/registerMany(_:)``, with `if`,
+    /// `if`/`else` and `for` allowed.
+    @resultBuilder
+    public enum Builder {
+        public static func buildExpression(_ registration: Registration) -> [Registration] { [registration] }
+        public static func buildBlock(_ parts: [Registration]...) -> [Registration] { parts.flatMap { $0 } }
+        public static func buildOptional(_ part: [Registration]?) -> [Registration] { part ?? [] }
+        public static func buildEither(first part: [Registration]) -> [Registration] { part }
+        public static func buildEither(second part: [Registration]) -> [Registration] { part }
+        public static func buildArray(_ parts: [[Registration]]) -> [Registration] { parts.flatMap { $0 } }
+    }
 }

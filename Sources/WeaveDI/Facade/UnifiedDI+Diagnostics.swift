@@ -14,7 +14,7 @@ extension UnifiedDI {
     }
 
     /// The types of `types` the shared container cannot resolve, with why: see ``Container/verify(_:)``.
-    public static func verify(_ types: [Any.Type]) -> [VerificationFailure] {
+    public static func verify(_ types: [Any.Type]) -> [VerificationError.Failure] {
         Container.shared.verify(types)
     }
 

@@ -83,7 +83,7 @@ public enum UnifiedDI {
     ///                  factory: { FirebaseAnalytics() }, fallback: { NoOpAnalytics() })
     /// }
     /// ```
-    public static func registerMany(@RegistrationBuilder _ registrations: () -> [Registration]) {
+    public static func registerMany(@Registration.Builder _ registrations: () -> [Registration]) {
         let container = Container.shared
         for registration in registrations() { registration.register(into: container) }
     }

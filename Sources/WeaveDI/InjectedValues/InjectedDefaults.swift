@@ -16,7 +16,7 @@ import WeaveDICore
 /// ``DIError/circularDependency(path:)`` to `UnifiedDI.onResolutionError` and the log.
 @usableFromInline
 final class InjectedDefaults: @unchecked Sendable {
-    @usableFromInline static let shared = InjectedDefaults(context: InjectionContext.current)
+    @usableFromInline static let shared = InjectedDefaults(context: InjectedValues.Context.current)
 
     /// What every `InjectedValues` read touches, in one global: one lazy-initialization check,
     /// and trivial values only, so a read retains nothing but the value it returns.
@@ -91,7 +91,7 @@ final class InjectedDefaults: @unchecked Sendable {
         }
     }
 
-    @usableFromInline let context: InjectionContext
+    @usableFromInline let context: InjectedValues.Context
     private let state = Locked(State())
     @usableFromInline let published: UnsafeAtomic<Unmanaged<Table>>
 
@@ -109,7 +109,7 @@ final class InjectedDefaults: @unchecked Sendable {
         var tables: [Table] = []
     }
 
-    init(context: InjectionContext) {
+    init(context: InjectedValues.Context) {
         let first = Table(capacity: 8)
         self.context = context
         self.published = .create(Unmanaged.passUnretained(first))
@@ -132,7 +132,7 @@ final class InjectedDefaults: @unchecked Sendable {
     }
 
     @inlinable
-    static func compute<K: InjectedKey>(_ key: K.Type, in context: InjectionContext) -> K.Value {
+    static func compute<K: InjectedKey>(_ key: K.Type, in context: InjectedValues.Context) -> K.Value {
         switch context {
         case .live: return K.liveValue
         case .test: return K.testValue

@@ -1,4 +1,5 @@
 import Atomics
+import Foundation
 import WeaveDICore
 
 /// The values ``Injected`` reads by key path: each ``InjectedKey``'s default, or the override
@@ -26,7 +27,7 @@ public struct InjectedValues: Sendable {
     }
 
     /// The entry for `key`: the override set on this value, or else the key's default for the
-    /// process's ``InjectionContext`` (computed once per key and kept).
+    /// process's ``InjectedValues/Context`` (computed once per key and kept).
     @inlinable
     public subscript<K: InjectedKey>(key: K.Type) -> K.Value {
         get {
@@ -68,7 +69,7 @@ public struct InjectedValues: Sendable {
     @inlinable static var overridesUsed: UnsafeAtomic<Bool> { InjectedDefaults.readPath.overridesUsed }
 
     /// The context whose values the defaults are: test, preview or live.
-    public static var context: InjectionContext { InjectionContext.current }
+    public static var context: Context { Context.current }
 
     @TaskLocal @usableFromInline static var bound = InjectedValues()
 
@@ -86,5 +87,50 @@ public struct InjectedValues: Sendable {
         @usableFromInline var values: [ObjectIdentifier: AnyObject]?
 
         @usableFromInline init() {}
+    }
+}
+
+extension InjectedValues {
+    /// Which of an ``InjectedKey``'s values the process uses by default.
+    public enum Context: Sendable, Hashable {
+        /// An app or tool: ``InjectedKey/liveValue``.
+        case live
+        /// A test process (XCTest or Swift Testing): ``InjectedKey/testValue``.
+        case test
+        /// An Xcode preview: ``InjectedKey/previewValue``.
+        case preview
+
+        /// The context of this process, detected once at first use.
+        public static let current: Context = detect(
+            environment: ProcessInfo.processInfo.environment,
+            processName: ProcessInfo.processInfo.processName,
+            arguments: ProcessInfo.processInfo.arguments,
+            isTypeLoaded: { _typeByName($0) != nil })
+
+        /// Mangled names of types only a test runner loads: `XCTest.XCTestCase` and `Testing.Test`.
+        static let testRunnerTypes = ["6XCTest0A4CaseC", "7Testing4TestV"]
+
+        /// Decides the context from what the process shows.
+        ///
+        /// Xcode previews set `XCODE_RUNNING_FOR_PREVIEWS=1`. Test runs are recognised by any of:
+        /// Xcode's XCTest environment variables; the runner's process (`*.xctest` bundles on Linux and
+        /// Windows, `xctest` and `swiftpm-testing-helper` on macOS); SwiftPM's `--testing-library`
+        /// argument; or XCTest's or Swift Testing's types being loaded. Several signals keep the
+        /// answer right when one of them is missing on some platform or runner.
+        static func detect(
+            environment: [String: String],
+            processName: String,
+            arguments: [String],
+            isTypeLoaded: (String) -> Bool
+        ) -> Context {
+            if environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1" { return .preview }
+            let testVariables = ["XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier"]
+            if testVariables.contains(where: { environment[$0] != nil }) { return .test }
+            let name = processName.lowercased()
+            if name.hasSuffix(".xctest") || name == "xctest" || name == "swiftpm-testing-helper" { return .test }
+            if arguments.contains("--testing-library") { return .test }
+            if testRunnerTypes.contains(where: isTypeLoaded) { return .test }
+            return .live
+        }
     }
 }

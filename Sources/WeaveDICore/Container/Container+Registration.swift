@@ -155,33 +155,6 @@ extension Container {
     }
 }
 
-/// A description of one registration.
-public struct RegistrationInfo: Sendable, CustomStringConvertible {
-    /// The registered type.
-    public let type: Any.Type
-    /// The name it was registered under, if any.
-    public let name: String?
-    /// Its lifetime.
-    public let scope: Scope
-    /// Where it was registered.
-    public let site: RegistrationSite
-    /// The types its module declared it depends on.
-    public let declaredDependencies: [Any.Type]
-
-    init(record: RegistrationRecord) {
-        type = record.type
-        name = record.name
-        scope = record.scope
-        site = record.site
-        declaredDependencies = record.declaredDependencies
-    }
-
-    /// The type (and name) as messages spell it.
-    public var displayName: String { ResolutionFrame.displayName(type, name) }
-
-    public var description: String { "\(displayName) (\(scope)) at \(site)" }
-}
-
 /// Returned by `register`: identifies the registration and can remove it.
 public struct RegistrationHandle: Sendable {
     private let container: Container
@@ -217,4 +190,33 @@ public struct RegistrationHandle: Sendable {
 package struct UncheckedBox<Value>: @unchecked Sendable {
     @usableFromInline package let value: Value
     @usableFromInline package init(_ value: Value) { self.value = value }
+}
+
+extension Container {
+    /// A description of one registration.
+    public struct RegistrationInfo: Sendable, CustomStringConvertible {
+        /// The registered type.
+        public let type: Any.Type
+        /// The name it was registered under, if any.
+        public let name: String?
+        /// Its lifetime.
+        public let scope: Scope
+        /// Where it was registered.
+        public let site: RegistrationSite
+        /// The types its module declared it depends on.
+        public let declaredDependencies: [Any.Type]
+
+        init(record: RegistrationRecord) {
+            type = record.type
+            name = record.name
+            scope = record.scope
+            site = record.site
+            declaredDependencies = record.declaredDependencies
+        }
+
+        /// The type (and name) as messages spell it.
+        public var displayName: String { ResolutionFrame.displayName(type, name) }
+
+        public var description: String { "\(displayName) (\(scope)) at \(site)" }
+    }
 }

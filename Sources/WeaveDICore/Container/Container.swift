@@ -1,14 +1,6 @@
 import Atomics
 import Foundation
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A dependency container: registrations in, instances out.
 ///
 /// `Container` is thread-safe: register and resolve from any thread or task, including from inside
@@ -377,12 +369,14 @@ final class ValidationDiversion: @unchecked Sendable {
     }
 }
 
-/// What ``Container/register(_:scope:file:line:factory:)`` does when the type and name are
-/// already registered.
-public enum DuplicatePolicy: Sendable {
-    /// The later registration replaces the earlier one (logged as a warning naming both places).
-    case replace
-    /// The later registration is refused; the earlier one stays, and the refusal is reported to
-    /// `onResolutionError` and logged as an error naming both places.
-    case reject
+extension Container {
+    /// What ``Container/register(_:scope:file:line:factory:)`` does when the type and name are
+    /// already registered.
+    public enum DuplicatePolicy: Sendable {
+        /// The later registration replaces the earlier one (logged as a warning naming both places).
+        case replace
+        /// The later registration is refused; the earlier one stays, and the refusal is reported to
+        /// `onResolutionError` and logged as an error naming both places.
+        case reject
+    }
 }

@@ -121,3 +121,80 @@ extension DependencyGraph {
         return "\(type)[\"\(name)\"]"
     }
 }
+
+extension DependencyGraph {
+    /// One registration (or one type something depends on that is not registered).
+    public struct Node: Sendable, Hashable, Codable, Identifiable {
+        /// The node's identifier in this graph and its exports (`n0`, `n1`, …, in the order of
+        /// ``typeName`` then ``name``).
+        public let id: String
+        /// The fully qualified type, as `String(reflecting:)` spells it (`MyApp.UserService`).
+        public let typeName: String
+        /// The name the type is registered under, if any.
+        public let name: String?
+        /// A short readable label: the type without its module, plus the name (`Cache["images"]`);
+        /// the qualified type when two nodes would read the same.
+        public let label: String
+        /// The lifetime (`transient`, `singleton`, `weak`, `scope(request)`), or `nil` when the
+        /// type is not registered.
+        public let scope: String?
+        /// Where it was registered, if it is.
+        public let site: RegistrationSite?
+
+        /// A node; `scope` `nil` marks a type that is not registered.
+        public init(id: String, typeName: String, name: String?, label: String, scope: String?, site: RegistrationSite?)
+        {
+            self.id = id
+            self.typeName = typeName
+            self.name = name
+            self.label = label
+            self.scope = scope
+            self.site = site
+        }
+
+        /// Whether the type (and name) is registered.
+        public var isRegistered: Bool { scope != nil }
+
+        /// The label with its scope, or "missing": `Cache["images"] (singleton)`.
+        public var caption: String { "\(label) (\(scope ?? "missing"))" }
+    }
+}
+
+extension DependencyGraph {
+    /// "`from` depends on `to`", with how WeaveDI learned it.
+    public struct Edge: Sendable, Hashable, Codable {
+        /// The ``Node/id`` of the dependent.
+        public let from: String
+        /// The ``Node/id`` of the dependency.
+        public let to: String
+        /// Whether `from`'s factory was seen resolving `to` (or asking for it while it was missing).
+        public let isResolved: Bool
+        /// Whether `from`'s module declared `to` in its `dependencies:`.
+        public let isDeclared: Bool
+
+        /// An edge from the node `from` to the node `to` (``Node/id``s).
+        public init(from: String, to: String, isResolved: Bool, isDeclared: Bool) {
+            self.from = from
+            self.to = to
+            self.isResolved = isResolved
+            self.isDeclared = isDeclared
+        }
+    }
+}
+
+extension Container {
+    /// The dependency graph as observed so far: every registration here and in the parents (a
+    /// registration here hides a parent's of the same type and name), the edges factories were
+    /// seen resolving (and asking for while missing) since the last ``reset()-swift.method``, and the
+    /// dependencies modules declared. Edges are not recorded while
+    /// `UnifiedRegistry.shared.enableOptimization()` is in effect.
+    ///
+    /// A registration never resolved has only its declared edges; ``validate()`` returns the
+    /// whole graph, every registration resolved once in a sandbox, as ``ValidationReport/graph``.
+    public func dependencyGraph() -> DependencyGraph {
+        let containers = chain
+        let members = Set(containers.map(\.identity))
+        let recorded = containers.flatMap { $0.graph.allEdges }.filter { members.contains($0.fromContainer) }
+        return DependencyGraph(registrations: chainedRegistrations(), recorded: recorded)
+    }
+}

@@ -31,3 +31,52 @@ public struct ResolutionStatistics: Sendable, Hashable, CustomStringConvertible 
         "\(typeName): \(resolutions) resolutions, \(misses) misses, avg \(String(format: "%.3f", averageDuration * 1000)) ms, max \(String(format: "%.3f", slowestDuration * 1000)) ms"
     }
 }
+
+extension Container {
+    /// A snapshot of resolution statistics: one entry per registration in this container (not its
+    /// parents) and per missing type asked for here, sorted by type name. Named registrations
+    /// have entries of their own. Counts keep running while `UnifiedRegistry` optimization is on;
+    /// timings are taken only while timing is on (see ``ResolutionStatistics/timedResolutions``).
+    public func statistics() -> [ResolutionStatistics] {
+        statisticsByKey().values.sorted { $0.typeName < $1.typeName }
+    }
+
+    /// The statistics of `type` (under `name`), or `nil` when it is neither registered here nor
+    /// was asked for here.
+    public func statistics<T>(for type: T.Type, name: String? = nil) -> ResolutionStatistics? {
+        statisticsByKey()[RegistryKey(type, name: name)]
+    }
+
+    func statisticsByKey() -> [RegistryKey: ResolutionStatistics] {
+        var result: [RegistryKey: ResolutionStatistics] = [:]
+        registry.forEachSlot { slot in
+            let counted = slot.lock.withLock { slot.allRecords.map { ($0, slot.resolutions(of: $0)) } }
+            for (record, count) in counted {
+                result[RegistryKey(rawID: slot.id, name: record.name)] = ResolutionStatistics(
+                    typeName: record.displayName, isRegistered: true, resolutions: count, misses: 0,
+                    timedResolutions: 0, totalDuration: 0, slowestDuration: 0)
+            }
+        }
+        for (key, entry) in statisticsStore.snapshot {
+            var stats =
+                result[key]
+                ?? ResolutionStatistics(
+                    typeName: ResolutionFrame.displayName(entry.type, key.name), isRegistered: false,
+                    resolutions: 0, misses: 0, timedResolutions: 0, totalDuration: 0, slowestDuration: 0)
+            stats.misses += entry.misses
+            stats.timedResolutions += entry.timed
+            stats.totalDuration += entry.total
+            stats.slowestDuration = max(stats.slowestDuration, entry.slowest)
+            result[key] = stats
+        }
+        return result
+    }
+
+    /// Sets every count and timing back to zero; registrations and instances stay.
+    public func resetStatistics() {
+        registry.forEachSlot { slot in
+            slot.lock.withLock { slot.resetResolutionCounts() }
+        }
+        statisticsStore.removeAll()
+    }
+}

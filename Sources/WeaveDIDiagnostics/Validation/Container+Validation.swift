@@ -55,11 +55,11 @@ extension Container {
     /// ```swift
     /// let missing = WeaveDI.Container.shared.verify([DatabaseService.self, Logger.self])
     /// ```
-    public func verify(_ types: [Any.Type]) -> [VerificationFailure] {
+    public func verify(_ types: [Any.Type]) -> [VerificationError.Failure] {
         let sandbox = ValidationSandbox(copying: self)
         return types.compactMap { type in
             sandbox.resolve(type).map {
-                VerificationFailure(type: type, typeName: TypeNames.qualified(type), error: $0)
+                VerificationError.Failure(type: type, typeName: TypeNames.qualified(type), error: $0)
             }
         }
     }

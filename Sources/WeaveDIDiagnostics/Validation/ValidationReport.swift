@@ -1,3 +1,4 @@
+import Foundation
 import WeaveDICore
 
 /// Everything ``Container/validate()`` found, all at once.
@@ -10,7 +11,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// Dependencies that are not registered: asked for by a factory, or declared by a module.
     public let missingDependencies: [MissingDependency]
     /// Cycles, each with its whole path.
-    public let cycles: [DependencyCycle]
+    public let cycles: [Cycle]
     /// Singletons holding transient, weak or custom-scoped instances.
     public let captiveDependencies: [CaptiveDependency]
     /// Factories that threw.
@@ -56,4 +57,118 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         section("Not built (async factories; use validateAsync())", unbuiltAsyncRegistrations)
         return lines.joined(separator: "\n")
     }
+}
+
+extension ValidationReport {
+    /// A dependency that is not registered, and who needs it.
+    public struct MissingDependency: Sendable, CustomStringConvertible {
+        /// The registration that needs it (type and name), or `nil` when it was asked for directly.
+        public let dependent: String?
+        /// Where the dependent was registered (`#fileID:#line` of its `register` call or module).
+        public let dependentSite: RegistrationSite?
+        /// The missing type (and name), e.g. `MyApp.Logger`.
+        public let missing: String
+        /// The missing type.
+        public let missingType: Any.Type
+        /// Whether the dependent's factory asked for it while being resolved.
+        public let wasRequested: Bool
+        /// Whether the dependent's module declared it in `dependencies:`.
+        public let isDeclared: Bool
+
+        /// "`MyApp.UserService` (registered at App/Setup.swift:12) needs `MyApp.Logger`, which is not
+        /// registered", with how that was found.
+        public var description: String {
+            var found: [String] = []
+            if wasRequested { found.append("asked for while resolving") }
+            if isDeclared { found.append("declared in its module's dependencies") }
+            guard let dependent else {
+                return "\(missing) is not registered. Register it (or a module for it)."
+            }
+            let site = dependentSite.map { " (registered at \($0))" } ?? ""
+            return
+                "\(dependent)\(site) needs \(missing), which is not registered (\(found.joined(separator: ", "))). Register it, or remove the dependency."
+        }
+    }
+
+    /// Registrations that need each other, so none of them can be built.
+    public struct Cycle: Sendable, Hashable, CustomStringConvertible {
+        /// The whole cycle, first and last equal: `["A", "B", "A"]`. It starts at the alphabetically
+        /// first member, so the same cycle found from different places reads the same.
+        public let path: [String]
+        /// Where each member of the cycle (in ``path`` order, without the repeated last one) was
+        /// registered, when it is registered.
+        public let sites: [RegistrationSite?]
+
+        /// `A -> B -> A`, with where each member was registered.
+        public var description: String {
+            let members = zip(path, sites).map { name, site in site.map { "\(name) at \($0)" } ?? name }
+            return
+                "Circular dependency: \(path.joined(separator: " -> ")) (\(members.joined(separator: "; "))). Break it by resolving one side lazily or through a protocol."
+        }
+
+        /// The cycle of `path` (as a cycle error gives it, first and last equal), starting at its
+        /// smallest member.
+        package init(path: [String], siteOf: (String) -> RegistrationSite?) {
+            var members = Array(path.dropLast())
+            if path.first != path.last || members.isEmpty { members = path }
+            if let start = members.indices.min(by: { members[$0] < members[$1] }) {
+                members = Array(members[start...] + members[..<start])
+            }
+            self.path = members + (members.first.map { [$0] } ?? [])
+            self.sites = members.map(siteOf)
+        }
+    }
+
+    /// A singleton whose factory resolved something meant to live shorter: the singleton keeps that
+    /// instance for the life of the container, so it outlives its scope (a request-scoped object
+    /// kept after the request ends, a transient shared by everyone through the singleton).
+    public struct CaptiveDependency: Sendable, Hashable, CustomStringConvertible {
+        /// The singleton (type and name).
+        public let singleton: String
+        /// Where the singleton was registered.
+        public let singletonSite: RegistrationSite
+        /// The shorter-lived dependency (type and name).
+        public let dependency: String
+        /// The dependency's lifetime: `transient`, `weak` or a custom scope such as `scope(request)`.
+        public let dependencyScope: Scope
+        /// Where the dependency was registered.
+        public let dependencySite: RegistrationSite
+
+        /// Who holds what, with both registration sites and what to do.
+        public var description: String {
+            "Captive dependency: singleton \(singleton) (registered at \(singletonSite)) holds \(dependency), which is \(dependencyScope) (registered at \(dependencySite)). Inject a factory or provider instead, or make the holder shorter-lived."
+        }
+    }
+
+    /// A factory that threw while validation resolved its registration.
+    public struct FactoryFailure: Sendable, CustomStringConvertible {
+        /// The registration whose factory threw (type and name).
+        public let typeName: String
+        /// Where it was registered.
+        public let site: RegistrationSite?
+        /// The registration being built when it was asked for, if it was a dependency.
+        public let requiredBy: String?
+        /// What the factory threw.
+        public let error: any Error
+
+        /// The type, its site, and the error.
+        public var description: String {
+            let at = site.map { " (registered at \($0))" } ?? ""
+            let by = requiredBy.map { ", needed by \($0)" } ?? ""
+            return "The factory of \(typeName)\(at) threw\(by): \(error)"
+        }
+    }
+}
+
+/// Thrown by ``Container/validateOrThrow(allowingCaptiveDependencies:)``: the graph has problems,
+/// all of them in ``report``.
+public struct ValidationError: Error, CustomStringConvertible, LocalizedError {
+    /// Everything validation found.
+    public let report: ValidationReport
+
+    /// The report, one problem per line.
+    public var description: String { report.description }
+
+    /// The same text as `description`, for `localizedDescription`.
+    public var errorDescription: String? { description }
 }

@@ -83,7 +83,7 @@ final class ProtocolBackedService: HealthProbeProtocol, WeaveDI.HealthCheckable 
             Issue.record("expected unhealthy, got \(String(describing: results["WeaveDITests.SlowService"]))")
             return
         }
-        let timeout = error as? HealthCheckTimeoutError
+        let timeout = error as? HealthStatus.TimeoutError
         #expect(timeout?.service == "WeaveDITests.SlowService")
         #expect(timeout?.timeout == 0.2)
     }
@@ -96,7 +96,7 @@ final class ProtocolBackedService: HealthProbeProtocol, WeaveDI.HealthCheckable 
         #expect(finished.all.isEmpty) // still running: nobody waited for it
         #expect(
             (results["WeaveDITests.StubbornService"].map { status -> Bool in
-                if case .unhealthy(let error) = status { return error is HealthCheckTimeoutError }
+                if case .unhealthy(let error) = status { return error is HealthStatus.TimeoutError }
                 return false
             }) == true)
     }
@@ -135,7 +135,7 @@ final class ProtocolBackedService: HealthProbeProtocol, WeaveDI.HealthCheckable 
         #expect(WeaveDI.HealthStatus.healthy.description == "healthy")
         #expect(WeaveDI.HealthStatus.degraded(reason: "slow").description == "degraded: slow")
         #expect(
-            WeaveDI.HealthStatus.unhealthy(error: HealthCheckTimeoutError(service: "S", timeout: 1)).description
+            WeaveDI.HealthStatus.unhealthy(error: HealthStatus.TimeoutError(service: "S", timeout: 1)).description
                 == "unhealthy: The health check of S did not finish within 1.0 s.")
     }
 }

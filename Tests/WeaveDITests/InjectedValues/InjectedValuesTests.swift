@@ -363,15 +363,15 @@ struct InjectedFormsTests {
     }
 }
 
-@Suite("InjectionContext detection")
+@Suite("InjectedValues.Context detection")
 struct InjectionContextTests {
     private func detect(
         environment: [String: String] = [:],
         processName: String = "MyApp",
         arguments: [String] = ["/Applications/MyApp"],
         loaded: Set<String> = []
-    ) -> InjectionContext {
-        InjectionContext.detect(
+    ) -> InjectedValues.Context {
+        InjectedValues.Context.detect(
             environment: environment, processName: processName,
             arguments: arguments, isTypeLoaded: { loaded.contains($0) })
     }
@@ -389,7 +389,7 @@ struct InjectionContextTests {
 
     @Test("each test signal alone is recognised")
     func eachSignal() {
-        let expected = InjectionContext.test
+        let expected = InjectedValues.Context.test
         #expect(detect(environment: ["XCTestConfigurationFilePath": "/tmp/x.xctestconfiguration"]) == expected)
         #expect(detect(environment: ["XCTestBundlePath": "/tmp/x.xctest"]) == expected)
         #expect(detect(environment: ["XCTestSessionIdentifier": "1"]) == expected)

@@ -368,7 +368,7 @@ struct ModulesManagerTests {
 
     @Test("errors are LocalizedError with messages that say what to do")
     func errorMessages() {
-        let origin = ModuleOrigin(factory: "F", site: RegistrationSite(fileID: "App/F.swift", line: 3))
+        let origin = ModuleFactoryError.Origin(factory: "F", site: RegistrationSite(fileID: "App/F.swift", line: 3))
         let errors: [ModuleFactoryError] = [
             .noModulesFound,
             .duplicateModule("App.X", first: origin, second: origin),

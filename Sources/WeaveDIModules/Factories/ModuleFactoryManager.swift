@@ -217,14 +217,14 @@ public struct ModuleFactoryManager: Sendable {
         let validated = monotonicSeconds()
         log("✅ Module validation passed")
 
-        var factories: [FactoryRegistrationStatistics] = []
+        var factories: [ModuleRegistrationStatistics.PerFactory] = []
         factories.reserveCapacity(made.count)
         for (entry, modules) in made {
             let factoryStart = monotonicSeconds()
             let batches = await Self.registerInBatches(
                 modules, into: container, batchSize: batchSize, logger: logger, label: "\(entry.name) (\(entry.layer))")
             factories.append(
-                FactoryRegistrationStatistics(
+                ModuleRegistrationStatistics.PerFactory(
                     name: entry.name, layer: entry.layer, moduleCount: modules.count,
                     registrationDuration: monotonicSeconds() - factoryStart, batchCount: batches))
         }
@@ -244,7 +244,7 @@ public struct ModuleFactoryManager: Sendable {
         if let lastRegistration { return lastRegistration }
         return ModuleRegistrationStatistics(
             factories: orderedFactories.map {
-                FactoryRegistrationStatistics(
+                ModuleRegistrationStatistics.PerFactory(
                     name: $0.name, layer: $0.layer, moduleCount: 0,
                     registrationDuration: nil, batchCount: 0)
             },
@@ -277,11 +277,11 @@ public struct ModuleFactoryManager: Sendable {
         guard made.contains(where: { !$0.modules.isEmpty }) else {
             throw ModuleFactoryError.noModulesFound
         }
-        var provided: [RegistryKey: ModuleOrigin] = [:]
+        var provided: [RegistryKey: ModuleFactoryError.Origin] = [:]
         provided.reserveCapacity(made.reduce(0) { $0 + $1.modules.count })
         for (entry, modules) in made {
             for module in modules {
-                let origin = ModuleOrigin(factory: entry.name, site: module.site)
+                let origin = ModuleFactoryError.Origin(factory: entry.name, site: module.site)
                 if let reason = module.invalidityReason {
                     throw ModuleFactoryError.invalidModule(module.description, origin: origin, reason: reason)
                 }
@@ -298,8 +298,9 @@ public struct ModuleFactoryManager: Sendable {
                     if let existing = container.ownRegistrationSite(of: module.key) {
                         throw ModuleFactoryError.duplicateModule(
                             ResolutionFrame.displayName(module.type, module.name),
-                            first: ModuleOrigin(factory: ModuleOrigin.existingRegistration, site: existing),
-                            second: ModuleOrigin(factory: entry.name, site: module.site))
+                            first: ModuleFactoryError.Origin(
+                                factory: ModuleFactoryError.Origin.existingRegistration, site: existing),
+                            second: ModuleFactoryError.Origin(factory: entry.name, site: module.site))
                     }
                 }
             }
@@ -312,7 +313,7 @@ public struct ModuleFactoryManager: Sendable {
                     if provided[key] == nil && !container.isRegistered(key: key) {
                         throw ModuleFactoryError.missingDependency(
                             module: module.description, dependency: String(reflecting: dependency),
-                            origin: ModuleOrigin(factory: entry.name, site: module.site))
+                            origin: ModuleFactoryError.Origin(factory: entry.name, site: module.site))
                     }
                 }
             }
@@ -371,4 +372,11 @@ extension Container {
         guard let slot = registry.slot(for: key.id) else { return nil }
         return slot.lock.withLock { slot.record(named: key.name)?.site }
     }
+}
+
+/// A factory held by ``ModuleFactoryManager`` with the name and layer it is registered under.
+struct ManagedModuleFactory: Sendable {
+    let name: String
+    let layer: ModuleLayer
+    let factory: any ModuleFactory & Sendable
 }

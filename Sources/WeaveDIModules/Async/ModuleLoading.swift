@@ -105,3 +105,48 @@ extension Duration {
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
+
+/// Why a ``ModuleLoading`` helper gave up.
+public enum ModuleLoadingError: Error, LocalizedError, CustomStringConvertible, Equatable {
+    /// The operation did not finish within the given number of seconds (it was cancelled).
+    case timedOut(after: TimeInterval)
+    /// A helper was called with an argument it cannot honour (the message says which and why).
+    case invalidArgument(String)
+
+    /// What went wrong and what the limit or argument was.
+    public var description: String {
+        switch self {
+        case .timedOut(let seconds):
+            return "The operation did not finish within \(seconds) seconds and was cancelled."
+        case .invalidArgument(let detail):
+            return "Invalid argument: \(detail)."
+        }
+    }
+
+    /// Same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+/// Runs `operation`, cancelling it and throwing ``ModuleLoadingError/timedOut(after:)`` if it has not
+/// finished within `seconds`. Same as ``ModuleLoading/withTimeout(_:isolation:operation:)-(TimeInterval,_,_)``;
+/// an app's own `withTimeout` takes precedence in its code.
+public func withTimeout<T: Sendable>(
+    _ seconds: TimeInterval,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await ModuleLoading.withTimeout(seconds, isolation: isolation, operation: operation)
+}
+
+/// Runs `operation` up to `maxAttempts` times, `delay` seconds apart, honouring cancellation. Same
+/// as ``ModuleLoading/withRetry(maxAttempts:delay:isolation:operation:)-(_,TimeInterval,_,_)``; an
+/// app's own `withRetry` takes precedence in its code.
+public func withRetry<T>(
+    maxAttempts: Int,
+    delay: TimeInterval = 0,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> T
+) async throws -> T {
+    try await ModuleLoading.withRetry(
+        maxAttempts: maxAttempts, delay: delay, isolation: isolation, operation: operation)
+}

@@ -17,12 +17,12 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
     /// the name if any); `first` and `second` say which factories and lines made them. `first` is
     /// a registration already in the target container when that container rejects duplicates
     /// (``DuplicatePolicy/reject``).
-    case duplicateModule(String, first: ModuleOrigin, second: ModuleOrigin)
+    case duplicateModule(String, first: Origin, second: Origin)
     /// A module cannot be registered (the first value describes it); `reason` says why.
-    case invalidModule(String, origin: ModuleOrigin, reason: String)
+    case invalidModule(String, origin: Origin, reason: String)
     /// A module declared a dependency (see ``RegisterModule/makeDependency(_:dependencies:name:scope:file:line:factory:)``)
     /// that no module in the manager provides and the target container does not register.
-    case missingDependency(module: String, dependency: String, origin: ModuleOrigin)
+    case missingDependency(module: String, dependency: String, origin: Origin)
     /// The manager itself is misconfigured (for example a batch size below one); the value says how.
     case invalidConfiguration(String)
 
@@ -33,7 +33,7 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
             return "No modules found in any factory. Call setupAllFactories() before registerAll() (on a manager "
                 + "made with init(environment:configuration:logger:)), add definitions to the factories, "
                 + "or add a factory to the ModuleFactoryManager."
-        case .duplicateModule(let type, let first, let second) where first.factory == ModuleOrigin.existingRegistration:
+        case .duplicateModule(let type, let first, let second) where first.factory == Origin.existingRegistration:
             return "Duplicate module registration for type: \(type), made by \(second), which is already registered "
                 + "at \(first.site) in the target container, whose duplicatePolicy is .reject. Remove one of them, "
                 + "or give them different names."
@@ -56,4 +56,28 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
 
     /// Same as ``description``.
     public var errorDescription: String? { description }
+}
+
+extension ModuleFactoryError {
+    /// Where a module came from: the factory that made it and the source line of its definition.
+    /// ``ModuleFactoryError`` uses it to point at both sides of a conflict.
+    public struct Origin: Sendable, Hashable, CustomStringConvertible {
+        /// The name of the factory that made the module (its type name unless the app named it).
+        public let factory: String
+        /// Where the module was made (the `makeModule` / `Module(...)` call).
+        public let site: RegistrationSite
+
+        /// An origin for a module made by `factory` at `site`.
+        public init(factory: String, site: RegistrationSite) {
+            self.factory = factory
+            self.site = site
+        }
+
+        /// "Factory at File.swift:line".
+        public var description: String { "\(factory) at \(site)" }
+
+        /// The ``factory`` of an origin that is a registration already in the target container,
+        /// not a module of the manager.
+        static let existingRegistration = "an existing registration in the container"
+    }
 }

@@ -6,7 +6,7 @@ import WeaveDICore
 /// registration, every count is 0 and ``isRegistered`` is `false`.
 public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
     /// One entry per factory, in registration (layer) order.
-    public let factories: [FactoryRegistrationStatistics]
+    public let factories: [PerFactory]
     /// Seconds spent making and validating the modules, or `nil` before registration.
     public let validationDuration: TimeInterval?
     /// Seconds the whole `registerAll` took (making, validating, registering), or `nil` before it ran.
@@ -39,7 +39,7 @@ public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
     public var customModules: Int { modules(in: .custom) }
 
     /// Statistics for the factory named `name`, if there is one.
-    public func factory(named name: String) -> FactoryRegistrationStatistics? {
+    public func factory(named name: String) -> PerFactory? {
         factories.first { $0.name == name }
     }
 
@@ -51,5 +51,28 @@ public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
         ]
         lines += factories.map { "  \($0)" }
         return lines.joined(separator: "\n")
+    }
+}
+
+extension ModuleRegistrationStatistics {
+    /// What one factory contributed to a ``ModuleFactoryManager`` registration.
+    public struct PerFactory: Sendable, CustomStringConvertible {
+        /// The factory's name (its type name unless the app named it when adding it).
+        public let name: String
+        /// The layer the factory was registered in.
+        public let layer: ModuleLayer
+        /// How many of the factory's modules were registered (0 before registration).
+        public let moduleCount: Int
+        /// Seconds it took to register the factory's modules, or `nil` before they were registered.
+        public let registrationDuration: TimeInterval?
+        /// How many concurrent batches its modules were registered in (0 before registration).
+        public let batchCount: Int
+
+        /// The factory, its layer, its module count and (once registered) its timing.
+        public var description: String {
+            let timing =
+                registrationDuration.map { String(format: ", %.3f ms in %d batches", $0 * 1000, batchCount) } ?? ""
+            return "\(name) (\(layer)): \(moduleCount) modules\(timing)"
+        }
     }
 }
