@@ -175,7 +175,7 @@ public struct RegistrationHandle: Sendable {
 
     /// Removes this registration if it is still the current one for its type and name (a later
     /// registration that replaced it is left alone; the handle of a registration refused by
-    /// ``DuplicatePolicy/reject`` removes nothing). Returns whether it removed anything.
+    /// ``Container/DuplicatePolicy/reject`` removes nothing). Returns whether it removed anything.
     @discardableResult
     public func unregister() -> Bool {
         guard let sequence else { return false }

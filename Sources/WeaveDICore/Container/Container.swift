@@ -222,45 +222,6 @@ public final class Container: @unchecked Sendable {
         return self
     }
 
-    /// `validate()`'s part: while `body` runs, resolutions the current thread asks of this
-    /// container or one of its parents are made in `sandbox`.
-    package func divertResolutions<R>(to sandbox: Container, _ body: () -> R) -> R {
-        let stack = ResolutionStack.current
-        let diversion = ValidationDiversion(
-            sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: stack.validation)
-        let home = root ?? self
-        stack.validation = diversion
-        home.setDiverted(+1)
-        defer {
-            home.setDiverted(-1)
-            stack.validation = diversion.outer
-        }
-        return body()
-    }
-
-    /// `validateAsync()`'s part: while `body` runs, resolutions the current task (and the tasks
-    /// it creates) asks of this container or one of its parents are made in `sandbox`, on
-    /// whatever thread they run.
-    package func divertResolutionsAsync<R>(to sandbox: Container, _ body: () async -> R) async -> R {
-        let diversion = ValidationDiversion(
-            sources: Set(chain.map(\.identity)), sandbox: sandbox, outer: ValidationDiversion.task)
-        let home = root ?? self
-        home.setDiverted(+1)
-        defer { home.setDiverted(-1) }
-        return await ValidationDiversion.$task.withValue(diversion) { await body() }
-    }
-
-    /// Counts the validations diverting this root's resolutions; the bit is set while any does.
-    /// (Called on the root, whose lock guards the word its children share.)
-    private func setDiverted(_ change: Int) {
-        autoRegistration.withLock { control in
-            control.diversions += change
-            let state = autoRegistrationState
-            let bit = control.diversions > 0 ? Container.divertedBit : 0
-            autoRegistrationWord.store(state.rawValue | bit, ordering: .releasing)
-        }
-    }
-
     // Concurrency model: the run is a `BuildTicket` job owned by the thread running it; waiting
     // for it is an edge of the one wait-for graph. States: pending → running → done, and
     // running → pending when `reset()` came during the run (the run's registrations were cleared,
@@ -345,28 +306,6 @@ struct AutoRegistrationControl {
     var resetDuringRun = false
     /// Validations currently diverting the root's resolutions to their sandboxes.
     var diversions = 0
-}
-
-/// Which containers a validating thread's resolutions are diverted from, and to which sandbox
-/// (nested validations keep the outer one).
-final class ValidationDiversion: @unchecked Sendable {
-    /// The diversion `validateAsync()` set up for the current task (a thread's is in its
-    /// resolution stack). Immutable once made, hence shareable with child tasks.
-    @TaskLocal static var task: ValidationDiversion?
-
-    let sources: Set<ObjectIdentifier>
-    let sandbox: Container
-    let outer: ValidationDiversion?
-
-    init(sources: Set<ObjectIdentifier>, sandbox: Container, outer: ValidationDiversion?) {
-        self.sources = sources
-        self.sandbox = sandbox
-        self.outer = outer
-    }
-
-    func target(for container: Container) -> Container? {
-        sources.contains(container.identity) ? sandbox : outer?.target(for: container)
-    }
 }
 
 extension Container {

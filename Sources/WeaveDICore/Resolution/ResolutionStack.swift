@@ -208,3 +208,16 @@ let resolutionStackKey: pthread_key_t = {
         "WeaveDI could not create its thread-local resolution stack (pthread_key_create returned \(status)).")
     return key
 }()
+
+extension ResolutionStack {
+    /// ``ThreadStack/rememberEdge(to:container:epoch:)`` for an edge with a name at either end.
+    func rememberNamedEdge(from: RegistryKey, to: RegistryKey, container: ObjectIdentifier, epoch: Int) -> Bool {
+        for edge in recentNamedEdges
+        where edge.from == from && edge.to == to && edge.container == container && edge.epoch == epoch {
+            return false
+        }
+        if recentNamedEdges.count == 8 { recentNamedEdges.removeFirst() }
+        recentNamedEdges.append(NamedEdge(from: from, to: to, container: container, epoch: epoch))
+        return true
+    }
+}

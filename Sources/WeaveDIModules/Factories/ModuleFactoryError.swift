@@ -16,7 +16,7 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
     /// Two modules register the same type under the same name (the first value is the type, with
     /// the name if any); `first` and `second` say which factories and lines made them. `first` is
     /// a registration already in the target container when that container rejects duplicates
-    /// (``DuplicatePolicy/reject``).
+    /// (``Container/DuplicatePolicy/reject``).
     case duplicateModule(String, first: Origin, second: Origin)
     /// A module cannot be registered (the first value describes it); `reason` says why.
     case invalidModule(String, origin: Origin, reason: String)

@@ -186,7 +186,7 @@ public struct ModuleFactoryManager: Sendable {
 
     /// Makes every module and checks the set without registering anything: there is at least one
     /// module, each is valid, no two register the same type under the same name, none is already
-    /// registered in a `container` that rejects duplicates (``DuplicatePolicy/reject``), and (when
+    /// registered in a `container` that rejects duplicates (``Container/DuplicatePolicy/reject``), and (when
     /// ``validatesDeclaredDependencies``) every declared dependency is provided by a module here or
     /// registered in `container`.
     public func validate(against container: Container = Container.shared) throws {

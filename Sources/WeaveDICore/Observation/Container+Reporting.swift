@@ -1,0 +1,62 @@
+import Foundation
+
+/// How failures and edges leave the resolution path: to the hooks and the log (or a validation
+/// sandbox's collector), and to the dependency-graph recorder.
+extension Container {
+    /// Reports a failure to the hooks and the log (or, in a validation sandbox, to its
+    /// collector), counting a miss and adding look-alike registrations to it.
+    ///
+    /// A failure a factory rethrew after a nested call reported it is not reported again, so the
+    /// hooks hear each failure once. Look-alikes are computed only when someone will read them
+    /// (`thrown`: the caller gets the error), so a quiet miss builds no strings.
+    @usableFromInline @discardableResult
+    package func report(_ error: DIError, thrown: Bool = false) -> DIError {
+        report(error, thrown: thrown, asyncDependent: nil)
+    }
+
+    /// ``report(_:thrown:)`` for a failure met in an async factory, `asyncDependent` (which the
+    /// thread's stack does not show).
+    @discardableResult
+    func report(_ error: DIError, thrown: Bool, asyncDependent: ResolutionFrame?) -> DIError {
+        // A validation sandbox hears what its thread's diverted resolutions report, not the app.
+        if let sandbox = divertedTarget() {
+            return sandbox.report(error, thrown: thrown, asyncDependent: asyncDependent)
+        }
+        let stack = ResolutionStack.current
+        if stack.takePropagated(error) { return error }
+        var error = error
+        if case .dependencyNotFound(let type, let name, let similar) = error {
+            let key = RegistryKey(anyType: type, name: name)
+            statisticsStore.recordMiss(key, type: type)
+            if recordsGraph, let dependent = stack.top ?? asyncDependent {
+                graph.record(from: dependent, to: key, type: type)
+            }
+            if similar.isEmpty, thrown || failureSink != nil || DiagnosticsCenter.shared.hasListeners(for: error) {
+                error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type, name: name))
+            }
+        }
+        if let failureSink {
+            failureSink.collect(error, dependent: stack.top ?? asyncDependent)
+        } else {
+            DiagnosticsCenter.shared.reportFailure(error)
+        }
+        stack.noteReported(error)
+        return error
+    }
+
+    /// Records "the factory running on this thread resolved `key`" in the dependency graph.
+    @usableFromInline
+    func noteEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
+        guard stack.depth != 0 else { return noteAsyncEdge(to: key, type: type) }
+        if stack.rememberEdge(to: key, container: identity, epoch: graph.epoch) {
+            recordEdge(to: key, type: type, stack: stack)
+        }
+    }
+
+    /// The graph update for an edge this thread has not recorded lately (out of line: rare).
+    @inline(never)
+    func recordEdge(to key: RegistryKey, type: Any.Type, stack: ThreadStack) {
+        let object = stack.object
+        graph.record(from: object.frame(at: object.depth - 1), to: key, type: type)
+    }
+}
