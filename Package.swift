@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "WeaveDITests",
             dependencies: [
-                "WeaveDI", "WeaveDICore", "WeaveDIDiagnostics", "WeaveDIModules",
+                "WeaveDI", "WeaveDICore", "WeaveDIDiagnostics", "WeaveDIModules", "WeaveDITestSupport",
                 // Diagnostics tests capture WeaveDI's log messages with a swift-log handler.
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -91,7 +91,9 @@ let package = Package(
         .testTarget(name: "WeaveDITestingTests", dependencies: ["WeaveDI", "WeaveDICore", "WeaveDITesting"]),
         // `extension Container: AutoRegistering` is process-wide; its tests keep that conformance
         // in a target of its own and only act on containers they create.
-        .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI"]),
+        .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI", "WeaveDITestSupport"]),
+        // The tests' shared thread-safe bookkeeping (a counter, a recorder, a locked value).
+        .target(name: "WeaveDITestSupport", path: "Tests/TestSupport"),
         // The seeds' Swift 5 style (static var keys of non-Sendable protocols) must keep compiling.
         .testTarget(
             name: "SeedCompatSwift5Tests",
@@ -127,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "WeaveDIServerTests",
             dependencies: [
-                "WeaveDI", "WeaveDIHummingbird", "WeaveDIServiceLifecycle",
+                "WeaveDI", "WeaveDIHummingbird", "WeaveDIServiceLifecycle", "WeaveDITestSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(

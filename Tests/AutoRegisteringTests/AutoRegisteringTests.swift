@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore
@@ -286,14 +287,6 @@ struct AutoRegisteringTests {
         _ = UnifiedDI.resolve(ScratchPad.self)
         #expect(runLog.count(for: Container.shared) >= 1)
     }
-}
-
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-
-    func increment() { lock.withLock { count += 1 } }
-    var value: Int { lock.withLock { count } }
 }
 
 /// A default that resolves from a container whose auto-registration may be running.

@@ -1,6 +1,7 @@
 #if Hummingbird
     import Atomics
     import WeaveDI
+    import WeaveDITestSupport
 
     /// What happened, in order, across tasks.
     actor EventLog {
@@ -16,12 +17,6 @@
             }
             return events
         }
-    }
-
-    /// Numbers instances so tests can tell them apart.
-    final class Counter: Sendable {
-        private let value = ManagedAtomic<Int>(0)
-        func next() -> Int { value.wrappingIncrementThenLoad(ordering: .relaxed) }
     }
 
     /// A request-scoped object with async teardown, like a unit of work.

@@ -4,6 +4,7 @@
     import Testing
     import WeaveDI
     import WeaveDIHummingbird
+    import WeaveDITestSupport
 
     /// Resolved through `@Inject`, which reads `Container.shared`: the middleware binds both.
     struct InjectedReader {

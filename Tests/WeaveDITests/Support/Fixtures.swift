@@ -1,5 +1,6 @@
 import Foundation
 import WeaveDI
+import WeaveDITestSupport
 
 // Shared test doubles. Each test uses its own Container (or binds one as `shared`), so tests run
 // in parallel without seeing each other's registrations.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 protocol LoggerProtocol: Sendable { func info(_ message: String) }
 struct QuietLogger: LoggerProtocol { func info(_ message: String) {} }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore
@@ -414,8 +415,8 @@ struct ReentrantKey: InjectedKey {
         let value: Int
         init(_ value: Int) { self.value = value }
     }
-    static let defaults = Locked<InjectedDefaults?>(nil)
-    static let depth = Locked(0)
+    static let defaults = LockedValue<InjectedDefaults?>(nil)
+    static let depth = LockedValue(0)
     static let computations = Counter()
 
     static var liveValue: Box {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 @Suite("Reliability: misuse gets a clear message")
 struct MisuseTests {
@@ -36,7 +37,7 @@ struct MisuseTests {
         let container = Container()
         container.duplicatePolicy = .reject
         container.register(Int.self) { 1 }
-        let message = Locked<String>("")
+        let message = LockedValue<String>("")
         let token = UnifiedDI.onResolutionError { _, error in
             if case .duplicateRegistration = error { message.mutate { $0 = error.description } }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 @Suite("Reliability: memory")
 struct MemoryTests {

@@ -1,5 +1,6 @@
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 @Suite("Registration and resolution")
 struct RegistrationTests {

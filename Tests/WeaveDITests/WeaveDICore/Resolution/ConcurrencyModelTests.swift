@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeaveDITestSupport
 
 @_spi(Testing) @testable import WeaveDI
 @testable import WeaveDICore
@@ -231,7 +232,7 @@ struct ConcurrencyModelTests {
         let container = Container()
         container.register(SlowHooked.self, scope: .singleton) { SlowHooked() }
         container.register(SlowHookOther.self) { SlowHookOther() }
-        let inHook = Locked<(SlowHooked?, Bool)>((nil, false))
+        let inHook = LockedValue<(SlowHooked?, Bool)>((nil, false))
         let token = UnifiedDI.onSlowResolution(threshold: 0) { name, _ in
             guard name == String(reflecting: SlowHooked.self) else { return }
             let again = container.resolve(SlowHooked.self)
@@ -385,7 +386,7 @@ struct Nest<Inner: InjectedKey>: InjectedKey where Inner.Value == Int {
 enum CrossKeyA: InjectedKey {
     nonisolated(unsafe) static var defaults: InjectedDefaults?
     static let bothComputing = DispatchGroup()
-    static let depth = Locked([ObjectIdentifier: Int]())
+    static let depth = LockedValue([ObjectIdentifier: Int]())
 
     static func setUp(_ defaults: InjectedDefaults) {
         Self.defaults = defaults

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 /// Run under `swift test --sanitize=thread` in CI (see .ci/run), and in release for the
 /// single-creation race.

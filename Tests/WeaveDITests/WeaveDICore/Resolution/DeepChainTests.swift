@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 #if canImport(Darwin)
     import Darwin
@@ -32,7 +33,7 @@ struct DeepChainTests {
     @Test("a 2 000-deep chain on a 512 KB stack fails with resolutionTooDeep, naming the head of the path")
     func deepChainOnASmallStack() throws {
         let container = Self.chain(depth: 2000)
-        let outcome = Locked<Result<DeepNode, any Error>?>(nil)
+        let outcome = LockedValue<Result<DeepNode, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             outcome.mutate { $0 = Result { try container.resolveOrThrow("d0", DeepNode.self) } }

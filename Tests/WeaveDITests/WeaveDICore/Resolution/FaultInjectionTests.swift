@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 @Suite("Reliability: fault injection")
 struct FaultInjectionTests {
@@ -126,7 +127,7 @@ struct FaultInjectionTests {
         container.register(Looping.self) { Looping(container.resolve(Looping.self)) }
         container.register(Failing.self) { throw TestFailure(reason: "nope") }
         container.register(Tracked.self, scope: .custom("ended-scope")) { Tracked(Counter()) }
-        let kinds = Locked<Set<String>>([])
+        let kinds = LockedValue<Set<String>>([])
         let token = UnifiedDI.onResolutionError { name, error in
             guard name.contains("FaultInjectionTests") || name.hasSuffix("Tracked") else { return }
             switch error {

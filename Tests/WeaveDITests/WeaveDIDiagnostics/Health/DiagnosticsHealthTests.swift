@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 final class HealthyService: WeaveDI.HealthCheckable, Sendable {
     func healthCheck() async -> WeaveDI.HealthStatus { .healthy }

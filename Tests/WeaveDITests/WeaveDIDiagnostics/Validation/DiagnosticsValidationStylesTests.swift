@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // Validation gives the same answer however factories reach their dependencies — through the
 // bootstrap's captured `container` (the README's style), `Container.shared`, `UnifiedDI`, modules

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 struct VNeedsAbsent {}
 struct VAbsent {}

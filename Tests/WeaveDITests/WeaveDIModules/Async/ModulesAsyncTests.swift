@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 private struct RemoteConfiguration: Sendable, Equatable {
     let source: String

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore
