@@ -135,11 +135,11 @@ public enum UnifiedDI {
     /// registration; `.off` logs nothing. A message is built only when its level is on, so with
     /// logging off resolution builds no strings.
     public static func setLogLevel(_ level: DILogLevel) {
-        DiagnosticsCenter.shared.logLevel = level
+        ObservationCenter.shared.logLevel = level
     }
 
     /// The current log level.
-    public static var logLevel: DILogLevel { DiagnosticsCenter.shared.logLevel }
+    public static var logLevel: DILogLevel { ObservationCenter.shared.logLevel }
 
     /// Calls `handler` with the type's name and the duration in seconds whenever building an
     /// instance (running its factory, nested resolutions included) or a ``resolveWithTracking(_:)``
@@ -151,23 +151,23 @@ public enum UnifiedDI {
         threshold: TimeInterval? = nil,
         _ handler: @escaping @Sendable (String, TimeInterval) -> Void
     ) -> HookToken {
-        DiagnosticsCenter.shared.onSlowResolution(threshold: threshold, handler)
+        ObservationCenter.shared.onSlowResolution(threshold: threshold, handler)
     }
 
     /// Sets the process-wide duration, in seconds, from which a resolution counts as slow (for
     /// hooks installed without a threshold of their own, and for the `.warnings` log).
     public static func setSlowResolutionThreshold(_ seconds: TimeInterval) {
-        DiagnosticsCenter.shared.slowThreshold = seconds
+        ObservationCenter.shared.slowThreshold = seconds
     }
 
     /// The process-wide slow-resolution threshold, in seconds (10 ms by default).
-    public static var slowResolutionThreshold: TimeInterval { DiagnosticsCenter.shared.slowThreshold }
+    public static var slowResolutionThreshold: TimeInterval { ObservationCenter.shared.slowThreshold }
 
     /// Calls `handler` with the type's name and the error for every failed resolution, in any
     /// container: not registered, a cycle, a factory that threw, a scope that ended.
     @discardableResult
     public static func onResolutionError(_ handler: @escaping @Sendable (String, DIError) -> Void) -> HookToken {
-        DiagnosticsCenter.shared.onResolutionError(handler)
+        ObservationCenter.shared.onResolutionError(handler)
     }
 
     /// Calls `handler` when the process is under memory pressure.

@@ -175,7 +175,7 @@ final class InjectedDefaults: @unchecked Sendable {
                     try BuildCoordinator.shared.wait(for: ticket, waiter: me, waiterPath: stack.path)
                 } catch {
                     // The thread computing it waits, through others, for this one.
-                    DiagnosticsCenter.shared.reportFailure(error)
+                    ObservationCenter.shared.reportFailure(error)
                     return make()
                 }
             case .compute(let ticket):

@@ -117,10 +117,10 @@ extension Container {
         if level >= DILogLevel.warnings.rawValue {
             let displayName = ResolutionFrame.displayName(type, key.name)
             if let replaced {
-                DiagnosticsCenter.shared.logWarning(
+                ObservationCenter.shared.logWarning(
                     "\(displayName) registered at \(site) replaces the registration at \(replaced.site)")
             } else if level >= DILogLevel.all.rawValue {
-                DiagnosticsCenter.shared.logInfo("Registered \(displayName) (\(scope)) at \(site)")
+                ObservationCenter.shared.logInfo("Registered \(displayName) (\(scope)) at \(site)")
             }
         }
         return RegistrationHandle(container: self, key: key, sequence: sequence, site: site)

@@ -97,7 +97,7 @@ extension Container {
         guard let value = body() else { return nil } // a failure is counted as a miss or reported
         let elapsed = monotonicSeconds() - start
         statisticsStore.recordDuration(key, type: type, seconds: elapsed)
-        if failureSink == nil { DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: elapsed) }
+        if failureSink == nil { ObservationCenter.shared.reportResolutionTime(type, name: key.name, seconds: elapsed) }
         return value
     }
 

@@ -31,14 +31,14 @@ extension Container {
             if recordsGraph, let dependent = stack.top ?? asyncDependent {
                 graph.record(from: dependent, to: key, type: type)
             }
-            if similar.isEmpty, thrown || failureSink != nil || DiagnosticsCenter.shared.hasListeners(for: error) {
+            if similar.isEmpty, thrown || failureSink != nil || ObservationCenter.shared.hasListeners(for: error) {
                 error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type, name: name))
             }
         }
         if let failureSink {
             failureSink.collect(error, dependent: stack.top ?? asyncDependent)
         } else {
-            DiagnosticsCenter.shared.reportFailure(error)
+            ObservationCenter.shared.reportFailure(error)
         }
         stack.noteReported(error)
         return error

@@ -240,7 +240,7 @@ extension Container {
         statisticsStore.recordDuration(key, type: type, seconds: seconds)
         guard failureSink == nil else { return }
         AsyncResolutionPath.$top.withValue(nil) {
-            DiagnosticsCenter.shared.reportResolutionTime(type, name: key.name, seconds: seconds)
+            ObservationCenter.shared.reportResolutionTime(type, name: key.name, seconds: seconds)
         }
     }
 

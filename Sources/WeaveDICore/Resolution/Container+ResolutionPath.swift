@@ -206,7 +206,7 @@ extension Container {
         let due = stack.pendingTimings
         stack.pendingTimings = []
         for timing in due {
-            DiagnosticsCenter.shared.reportResolutionTime(timing.type, name: timing.name, seconds: timing.seconds)
+            ObservationCenter.shared.reportResolutionTime(timing.type, name: timing.name, seconds: timing.seconds)
         }
     }
 

@@ -34,7 +34,7 @@ package final class MemoryPressureHooks: HookRegistry {
             return (HookToken(id: s.nextID, registry: self), status)
         }
         if case .unavailable(let reason)? = status {
-            DiagnosticsCenter.shared.logWarning(
+            ObservationCenter.shared.logWarning(
                 "No system memory-pressure source (\(reason)); only UnifiedDI.reportMemoryPressure() reaches the onMemoryPressure hooks."
             )
         }
@@ -52,7 +52,7 @@ package final class MemoryPressureHooks: HookRegistry {
     /// Tells every hook; `source` says who noticed (the system source or a call).
     package func report(source: String) {
         let handlers = state.withLock { $0.handlers.map(\.handler) }
-        DiagnosticsCenter.shared.logWarning("Memory pressure (\(source)); \(handlers.count) hook(s) notified")
+        ObservationCenter.shared.logWarning("Memory pressure (\(source)); \(handlers.count) hook(s) notified")
         for handler in handlers { handler() }
     }
 }

@@ -103,7 +103,7 @@ public struct AsyncModuleGroup: Sendable {
             }
         }
         for failure in failures {
-            DiagnosticsCenter.shared.logError("Async module \(failure.label) failed: \(failure.error)")
+            ObservationCenter.shared.logError("Async module \(failure.label) failed: \(failure.error)")
         }
         return Report(
             modules: modules, loaded: loaded, failures: failures,

@@ -74,7 +74,7 @@ public enum ModuleLoading {
             } catch {
                 if attempt >= maxAttempts { throw error }
                 try Task.checkCancellation()
-                DiagnosticsCenter.shared.logWarning("Attempt \(attempt) of \(maxAttempts) failed, retrying: \(error)")
+                ObservationCenter.shared.logWarning("Attempt \(attempt) of \(maxAttempts) failed, retrying: \(error)")
                 if delay > 0 {
                     try await Task.sleep(nanoseconds: UInt64(min(delay * 1_000_000_000, Double(UInt64.max / 2))))
                 }

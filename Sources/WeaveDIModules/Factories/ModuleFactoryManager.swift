@@ -129,7 +129,7 @@ public struct ModuleFactoryManager: Sendable {
     /// configuration to set up from: it changes nothing and logs a warning saying so.
     public mutating func setupAllFactories() async {
         guard let setup else {
-            DiagnosticsCenter.shared.logWarning(
+            ObservationCenter.shared.logWarning(
                 "setupAllFactories() on a ModuleFactoryManager made without an environment and configuration "
                     + "changes nothing: make it with init(environment:configuration:logger:), or set its factories up yourself."
             )
@@ -262,7 +262,7 @@ public struct ModuleFactoryManager: Sendable {
     /// Logs a step to the app's logger and WeaveDI's log.
     private func log(_ message: String) {
         logger?.info(message)
-        DiagnosticsCenter.shared.logInfo(message)
+        ObservationCenter.shared.logInfo(message)
     }
 
     private func made() -> [(entry: ManagedModuleFactory, modules: [Module])] {

@@ -177,13 +177,13 @@ public actor FeatureModuleLoader {
     }
 
     private static func configure(_ module: any FeatureModule.Type, named name: String) async throws {
-        DiagnosticsCenter.shared.logInfo("Configuring feature module \(name)")
+        ObservationCenter.shared.logInfo("Configuring feature module \(name)")
         do {
             try await module.configure()
         } catch {
-            DiagnosticsCenter.shared.logError("Feature module \(name) failed to configure: \(error)")
+            ObservationCenter.shared.logError("Feature module \(name) failed to configure: \(error)")
             throw FeatureModuleError.configurationFailed(name, underlying: error)
         }
-        DiagnosticsCenter.shared.logInfo("Configured feature module \(name)")
+        ObservationCenter.shared.logInfo("Configured feature module \(name)")
     }
 }

@@ -43,11 +43,11 @@ struct CapturingLogHandler: LogHandler {
 func capturedLog(at level: DILogLevel, mentioning probe: String, _ body: () -> Void) -> [LogEntry] {
     let sink = Recorder<LogEntry>()
     let previous = UnifiedDI.logLevel
-    DiagnosticsCenter.shared.logger = Logger(label: "WeaveDI") { _ in CapturingLogHandler(sink: sink) }
+    ObservationCenter.shared.logger = Logger(label: "WeaveDI") { _ in CapturingLogHandler(sink: sink) }
     UnifiedDI.setLogLevel(level)
     defer {
         UnifiedDI.setLogLevel(previous)
-        DiagnosticsCenter.shared.resetLogger()
+        ObservationCenter.shared.resetLogger()
     }
     body()
     return sink.all.filter { $0.message.contains(probe) }
@@ -141,16 +141,16 @@ extension DiagnosticsGlobalState {
                 return text
             }
             _ = capturedLog(at: .errors, mentioning: "LogProbe") {
-                DiagnosticsCenter.shared.logInfo(message("info"))
-                DiagnosticsCenter.shared.logWarning(message("warning"))
+                ObservationCenter.shared.logInfo(message("info"))
+                ObservationCenter.shared.logWarning(message("warning"))
             }
             #expect(built.all.isEmpty)
             _ = capturedLog(at: .off, mentioning: "LogProbe") {
-                DiagnosticsCenter.shared.logError(message("error"))
+                ObservationCenter.shared.logError(message("error"))
             }
             #expect(built.all.isEmpty)
             _ = capturedLog(at: .all, mentioning: "LogProbe") {
-                DiagnosticsCenter.shared.logInfo(message("info"))
+                ObservationCenter.shared.logInfo(message("info"))
             }
             #expect(built.all == ["info"])
         }

@@ -13,11 +13,11 @@ private func capturedLogAsync(
 ) async rethrows -> [LogEntry] {
     let sink = Recorder<LogEntry>()
     let previous = UnifiedDI.logLevel
-    DiagnosticsCenter.shared.logger = Logger(label: "WeaveDI") { _ in CapturingLogHandler(sink: sink) }
+    ObservationCenter.shared.logger = Logger(label: "WeaveDI") { _ in CapturingLogHandler(sink: sink) }
     UnifiedDI.setLogLevel(level)
     defer {
         UnifiedDI.setLogLevel(previous)
-        DiagnosticsCenter.shared.resetLogger()
+        ObservationCenter.shared.resetLogger()
     }
     try await body()
     return sink.all.filter { $0.message.contains(probe) }

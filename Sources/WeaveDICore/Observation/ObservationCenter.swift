@@ -2,13 +2,22 @@ import Atomics
 import Foundation
 internal import Logging
 
+// What the core tells the layers above it, and how (the narrow interface: the core never calls a
+// layer). While factories run, the resolution path writes facts into per-container recorders:
+// which registration resolved which (`DependencyGraphRecorder`, `Container.graph`), misses and
+// factory timings (`StatisticsStore`, `Container.statisticsStore`); resolution counts live in the
+// registry's slots. Failures and slow resolutions go to this center, which logs them and calls
+// the `UnifiedDI.on…` hooks. The diagnostics layer (validation, the dependency graph, statistics)
+// reads the recorders; the facade installs hooks. What the resolution path reads to decide
+// whether to record or time at all is one atomic load each (`RuntimeFlags`).
+
 /// Collects hooks and the logger for every container in the process.
 ///
 /// Everything here runs off the hot path: the resolution path reads only `runtimeFlags`, and
 /// calls in when something is worth telling (a failure someone listens for, a timed resolution
 /// at least as slow as the lowest threshold). Messages are built only after the level check.
-package final class DiagnosticsCenter: HookRegistry {
-    package static let shared = DiagnosticsCenter()
+package final class ObservationCenter: HookRegistry {
+    package static let shared = ObservationCenter()
 
     /// The slow-resolution threshold in force until `UnifiedDI.setSlowResolutionThreshold` changes it.
     static let defaultSlowThreshold: TimeInterval = 0.010
@@ -31,7 +40,7 @@ package final class DiagnosticsCenter: HookRegistry {
         var nextID = 0
         var slow: [SlowHook] = []
         var errors: [(id: Int, handler: ErrorHandler)] = []
-        var slowThreshold: TimeInterval = DiagnosticsCenter.defaultSlowThreshold
+        var slowThreshold: TimeInterval = ObservationCenter.defaultSlowThreshold
         /// Replaces the swift-log logger (tests capture messages with it).
         var logger: Logger?
     }
