@@ -16,16 +16,16 @@ public final class UnifiedRegistry: Sendable {
     /// so do resolution and miss counts (they cost nothing extra); durations are measured only
     /// while a slow-resolution hook is installed or warnings are logged, as without it.
     public func enableOptimization() {
-        runtimeFlags.optimized.store(true, ordering: .relaxed)
+        runtimeFlags.graphRecordingOff.store(true, ordering: .relaxed)
     }
 
     /// Turns graph recording back on.
     public func disableOptimization() {
-        runtimeFlags.optimized.store(false, ordering: .relaxed)
+        runtimeFlags.graphRecordingOff.store(false, ordering: .relaxed)
     }
 
     /// Whether ``enableOptimization()`` is in effect.
     public var isOptimizationEnabled: Bool {
-        runtimeFlags.optimized.load(ordering: .relaxed)
+        runtimeFlags.graphRecordingOff.load(ordering: .relaxed)
     }
 }

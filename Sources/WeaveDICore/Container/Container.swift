@@ -47,9 +47,9 @@ public final class Container: @unchecked Sendable {
     /// The process-wide switches, referenced from the container so the resolution path reads them
     /// without going through the lazily initialized global's accessor.
     @usableFromInline let flags: RuntimeFlags = runtimeFlags
-    /// `flags.optimized` and `flags.timing`, kept here too: every resolution reads one of them,
+    /// `flags.graphRecordingOff` and `flags.timing`, kept here too: every resolution reads one of them,
     /// and this saves the hop through `flags`.
-    @usableFromInline let optimizedFlag: UnsafeAtomic<Bool> = runtimeFlags.optimized
+    @usableFromInline let graphRecordingOffFlag: UnsafeAtomic<Bool> = runtimeFlags.graphRecordingOff
     @usableFromInline let timingFlag: UnsafeAtomic<Bool> = runtimeFlags.timing
     /// `flags.asyncFactoriesRunning`, kept here for the same reason.
     @usableFromInline let asyncFactoriesRunning: UnsafeAtomic<Int> = runtimeFlags.asyncFactoriesRunning
@@ -91,7 +91,7 @@ public final class Container: @unchecked Sendable {
     /// Whether resolutions record dependency-graph edges: unless optimization is on. A sandbox
     /// always records (validation needs the edges); the common path reads one atomic.
     @inlinable @inline(__always)
-    var recordsGraph: Bool { !optimizedFlag.load(ordering: .relaxed) || alwaysRecordsGraph }
+    var recordsGraph: Bool { !graphRecordingOffFlag.load(ordering: .relaxed) || alwaysRecordsGraph }
 
     deinit {
         // A child shares its root's word; the root (which the child keeps alive) frees it.

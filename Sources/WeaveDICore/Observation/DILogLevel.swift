@@ -1,4 +1,8 @@
 /// What WeaveDI logs. Set it with ``UnifiedDI/setLogLevel(_:)``.
+///
+/// A level is a threshold, named for what it lets through (`.warnings`: warnings and errors), not
+/// the severity of one message as swift-log's `Logger.Level` is; the messages themselves go to
+/// swift-log at `.error`, `.warning` or `.info`.
 public enum DILogLevel: Int, Sendable, Comparable, CaseIterable {
     /// Nothing.
     case off = 0

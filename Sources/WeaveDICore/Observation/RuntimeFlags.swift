@@ -6,8 +6,8 @@ import Foundation
 package final class RuntimeFlags: Sendable {
     // `UnsafeAtomic` (never destroyed: the flags live as long as the process) rather than
     // `ManagedAtomic`, whose loads from inlined client code cost a retain, a release and a call.
-    /// Set by `UnifiedRegistry.enableOptimization()`: skip graph recording.
-    @usableFromInline package let optimized = UnsafeAtomic<Bool>.create(false)
+    /// Set by `UnifiedRegistry.enableOptimization()` (the guides' name): skip graph recording.
+    @usableFromInline package let graphRecordingOff = UnsafeAtomic<Bool>.create(false)
     /// Whether factory runs are timed (a slow-resolution hook is installed or warnings are logged).
     @usableFromInline let timing = UnsafeAtomic<Bool>.create(false)
     /// The `DILogLevel` raw value in force.

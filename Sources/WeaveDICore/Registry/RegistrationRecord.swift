@@ -120,30 +120,6 @@ package func makeRecord(
     }
 }
 
-/// What a shared instance (singleton, weak, or one per scope instance) is kept in, and its build
-/// in progress. Guarded by the lock of whatever owns it (a registry slot or a scope instance).
-///
-/// Build states (see the concurrency model): *empty* (no instance, no ticket) → *building* (a
-/// ticket, whose owner runs the factory) → *built* (an instance) or, when the factory fails, back
-/// to *empty*. A weak instance that died is *empty* again. A scope cell can also be *abandoned*
-/// (its scope instance ended): nothing is stored in it any more.
-@usableFromInline
-protocol InstanceStorage: AnyObject {
-    /// The instance, if built and (for weak storage) still alive; `T` is the registered type.
-    func cached<T>(as type: T.Type) -> T?
-    /// The build in progress, if any.
-    var ticket: BuildTicket? { get set }
-    /// Keeps `value`, which the caller just built.
-    func store<T>(_ value: T)
-    /// Whether the storage was given up (an ended scope instance's cell): a build finishing
-    /// then keeps nothing, and waiters look for the current storage again.
-    var isAbandoned: Bool { get }
-}
-
-extension InstanceStorage {
-    @usableFromInline var isAbandoned: Bool { false }
-}
-
 /// The kind of a registration's lifetime, in one byte the resolution path switches on without
 /// comparing strings.
 @usableFromInline
@@ -273,53 +249,3 @@ final class ScopedRecord: RegistrationRecord, ScopedRegistration, @unchecked Sen
 
 /// The source of ``ScopedRecord/uniqueID``; never destroyed (it lives as long as the process).
 let scopedRecordIDs = UnsafeAtomic<UInt64>.create(0)
-
-/// Holds the instance of a scoped registration in one scope instance.
-@usableFromInline
-final class InstanceCell: InstanceStorage {
-    /// The instance, once `hasInstance`.
-    @exclusivity(unchecked) @usableFromInline var instance = InstanceBuffer()
-    @exclusivity(unchecked) @usableFromInline var hasInstance = false
-    @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
-    /// Set when the scope instance ends: a build still running then keeps nothing here.
-    @exclusivity(unchecked) @usableFromInline var isAbandoned = false
-    /// When the instance was stored (``InstanceCreationOrder``).
-    @exclusivity(unchecked) var creationOrder: UInt64 = 0
-    /// Whether ``Container/disposeSingletons(where:)`` disposed the instance (an async
-    /// singleton's cell); guarded by the slot lock.
-    @exclusivity(unchecked) var isDisposed = false
-    /// The registration the instance belongs to (``ScopedRecord/uniqueID``).
-    let recordID: UInt64
-    /// The registered type (to destroy the instance).
-    private let type: Any.Type
-
-    init(recordID: UInt64, type: Any.Type) {
-        self.recordID = recordID
-        self.type = type
-    }
-
-    /// The instance as an `AsyncDisposable`, if it is built and conforms.
-    func disposable() -> (any AsyncDisposable)? {
-        guard hasInstance else { return nil }
-        func read<T>(_: T.Type) -> (any AsyncDisposable)? { cached(as: T.self) as? any AsyncDisposable }
-        return _openExistential(type, do: read)
-    }
-
-    deinit {
-        if hasInstance { withUnsafeMutablePointer(to: &instance) { $0.destroy(type: type) } }
-    }
-
-    @inlinable
-    func cached<T>(as _: T.Type) -> T? {
-        guard hasInstance else { return nil }
-        return withUnsafeMutablePointer(to: &instance) { $0.value(as: T.self) }
-    }
-
-    @usableFromInline
-    func store<T>(_ value: T) {
-        assert(!hasInstance, "a scope instance's instance is stored once")
-        withUnsafeMutablePointer(to: &instance) { $0.store(value) }
-        hasInstance = true
-        creationOrder = InstanceCreationOrder.next()
-    }
-}
