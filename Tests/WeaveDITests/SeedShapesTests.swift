@@ -110,7 +110,7 @@ struct SeedShapesTests {
                 }
             }
             #expect(UnifiedDI.resolve(UserStore.self) != nil)
-            #expect(DI.resolve(DataStore.self) != nil)
+            #expect(UnifiedDI.resolve(DataStore.self) != nil)
         }
     }
 

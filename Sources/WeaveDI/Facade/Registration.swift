@@ -48,7 +48,7 @@ public struct Registration: Sendable {
     }
 
     /// Registers this entry in `container`.
-    public func register(into container: Container) { apply(container) }
+    func register(into container: Container) { apply(container) }
 }
 
 extension Registration {

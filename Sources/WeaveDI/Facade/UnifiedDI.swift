@@ -200,6 +200,3 @@ public enum UnifiedDI {
         MemoryPressureHooks.shared.source
     }
 }
-
-/// Another name for ``UnifiedDI``.
-public typealias DI = UnifiedDI

@@ -25,7 +25,7 @@ public final class UnifiedRegistry: Sendable {
     }
 
     /// Whether ``enableOptimization()`` is in effect.
-    public var isOptimizationEnabled: Bool {
+    var isOptimizationEnabled: Bool {
         runtimeFlags.graphRecordingOff.load(ordering: .relaxed)
     }
 }

@@ -22,7 +22,8 @@ import WeaveDICore
 /// stored properties (Swift 5 language mode, as above), as `static let` (Swift 6, with a
 /// `Sendable` value) or as computed properties (any value, any mode).
 ///
-/// WeaveDI reads the value for the process's ``InjectedValues/Context`` once per key and keeps it, unless
+/// WeaveDI reads the value for the process's context once per key and keeps it (``testValue``
+/// under a test runner, ``previewValue`` in an Xcode preview, ``liveValue`` otherwise), unless
 /// ``withInjectedValues(_:operation:)`` overrides it.
 public protocol InjectedKey {
     /// The dependency's type.

@@ -27,7 +27,7 @@ public struct InjectedValues: Sendable {
     }
 
     /// The entry for `key`: the override set on this value, or else the key's default for the
-    /// process's ``InjectedValues/Context`` (computed once per key and kept).
+    /// process's context (test, preview or live; computed once per key and kept).
     @inlinable
     public subscript<K: InjectedKey>(key: K.Type) -> K.Value {
         get {
@@ -69,7 +69,7 @@ public struct InjectedValues: Sendable {
     @inlinable static var overridesUsed: UnsafeAtomic<Bool> { InjectedDefaults.readPath.overridesUsed }
 
     /// The context whose values the defaults are: test, preview or live.
-    public static var context: Context { Context.current }
+    static var context: Context { Context.current }
 
     @TaskLocal @usableFromInline static var bound = InjectedValues()
 
@@ -92,7 +92,8 @@ public struct InjectedValues: Sendable {
 
 extension InjectedValues {
     /// Which of an ``InjectedKey``'s values the process uses by default.
-    public enum Context: Sendable, Hashable {
+    @usableFromInline
+    enum Context: Sendable, Hashable {
         /// An app or tool: ``InjectedKey/liveValue``.
         case live
         /// A test process (XCTest or Swift Testing): ``InjectedKey/testValue``.
@@ -101,7 +102,7 @@ extension InjectedValues {
         case preview
 
         /// The context of this process, detected once at first use.
-        public static let current: Context = detect(
+        static let current: Context = detect(
             environment: ProcessInfo.processInfo.environment,
             processName: ProcessInfo.processInfo.processName,
             arguments: ProcessInfo.processInfo.arguments,

@@ -36,15 +36,6 @@ extension Container {
         }
     }
 
-    /// Resolves a named registration of a type known only at run time.
-    @_disfavoredOverload
-    public func resolve(_ name: String, _ type: Any.Type) -> Any? {
-        do { return try resolveErased(type, name: name) } catch {
-            report(error)
-            return nil
-        }
-    }
-
     /// Resolves `type` or throws a ``DIError`` saying why it could not:
     /// ``DIError/dependencyNotFound(_:name:similar:)`` (with registered look-alikes),
     /// ``DIError/circularDependency(path:)`` (with the whole path) or
@@ -80,12 +71,6 @@ extension Container {
     /// `type`) and reaches `UnifiedDI.onSlowResolution` when it took at least the threshold.
     public func resolveWithTracking<T>(_ type: T.Type) -> T? {
         tracking(RegistryKey(type), type) { resolve(type) }
-    }
-
-    /// Resolves the registration of `type` made under `name`, timing it like
-    /// ``resolveWithTracking(_:)``.
-    public func resolveWithTracking<T>(_ name: String, _ type: T.Type) -> T? {
-        tracking(RegistryKey(type, name: name), type) { resolve(name, type) }
     }
 
     private func tracking<T>(_ key: RegistryKey, _ type: T.Type, _ body: () -> T?) -> T? {

@@ -96,7 +96,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     public var errorDescription: String? { description }
 
     /// The type the error is about (the first of the path for a cycle).
-    public var typeName: String {
+    var typeName: String {
         switch self {
         case .dependencyNotFound(let type, let name, _), .factoryFailed(let type, let name, _),
             .duplicateRegistration(let type, let name, _, _), .asyncResolutionRequired(let type, let name):

@@ -6,7 +6,7 @@ public struct RegistrationSite: Hashable, Sendable, Codable, CustomStringConvert
     public let line: Int
 
     /// A location; `fileID` is `#fileID` (or any path) and `line` is `#line`.
-    public init(fileID: String, line: Int) {
+    package init(fileID: String, line: Int) {
         self.fileID = fileID
         self.line = line
     }

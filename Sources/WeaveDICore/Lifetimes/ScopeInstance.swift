@@ -41,7 +41,7 @@ public final class ScopeInstance: @unchecked Sendable {
     public var isEnded: Bool { lock.withLock { ended } }
 
     /// The number of instances this scope instance holds (built, not being built).
-    public var instanceCount: Int { lock.withLock { cells.values.filter(\.hasInstance).count } }
+    var instanceCount: Int { lock.withLock { cells.values.filter(\.hasInstance).count } }
 
     /// Ends the scope instance and releases every instance it holds. A build still running in it
     /// finishes for the resolution that started it, but nothing is kept: threads waiting for that

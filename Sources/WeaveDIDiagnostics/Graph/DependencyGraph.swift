@@ -23,9 +23,6 @@ public struct DependencyGraph: Sendable, Hashable, Codable, CustomStringConverti
         self.edges = edges
     }
 
-    /// The node with `id`, if any.
-    public func node(id: String) -> Node? { nodes.first { $0.id == id } }
-
     /// The nodes of the fully qualified `typeName` (one per registered name).
     public func nodes(typeName: String) -> [Node] { nodes.filter { $0.typeName == typeName } }
 
@@ -156,7 +153,7 @@ extension DependencyGraph {
         public var isRegistered: Bool { scope != nil }
 
         /// The label with its scope, or "missing": `Cache["images"] (singleton)`.
-        public var caption: String { "\(label) (\(scope ?? "missing"))" }
+        var caption: String { "\(label) (\(scope ?? "missing"))" }
     }
 }
 

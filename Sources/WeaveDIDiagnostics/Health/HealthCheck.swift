@@ -49,7 +49,7 @@ extension HealthStatus {
         public let timeout: TimeInterval
 
         /// The timeout error for `service`'s check, which had `timeout` seconds.
-        public init(service: String, timeout: TimeInterval) {
+        init(service: String, timeout: TimeInterval) {
             self.service = service
             self.timeout = timeout
         }

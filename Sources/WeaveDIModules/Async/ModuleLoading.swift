@@ -1,10 +1,10 @@
 import Foundation
 import WeaveDICore
 
-/// Helpers for modules whose values come from async work: a timeout and a retry loop, both
-/// cancellation-correct. ``AsyncModuleGroup`` uses them; apps can call them directly (the free
-/// functions `withTimeout(_:operation:)` and `withRetry(maxAttempts:delay:operation:)` forward here).
-public enum ModuleLoading {
+/// The timeout and retry loops behind ``withTimeout(_:isolation:operation:)`` and
+/// ``withRetry(maxAttempts:delay:isolation:operation:)`` (``AsyncModuleGroup`` calls them here,
+/// where an app's own free functions of the same names cannot shadow them).
+enum ModuleLoading {
     /// Runs `operation`, cancelling it and throwing ``ModuleLoadingError/timedOut(after:)`` if it has
     /// not finished within `seconds`.
     ///
@@ -12,7 +12,7 @@ public enum ModuleLoading {
     /// call returns when it has. If the calling task is cancelled, the operation is cancelled too and
     /// the call throws what the operation throws (usually `CancellationError`). A negative or NaN
     /// `seconds` throws ``ModuleLoadingError/invalidArgument(_:)``; `.infinity` means no limit.
-    public static func withTimeout<T: Sendable>(
+    static func withTimeout<T: Sendable>(
         _ seconds: TimeInterval,
         isolation: isolated (any Actor)? = #isolation,
         operation: @escaping @Sendable () async throws -> T
@@ -36,23 +36,13 @@ public enum ModuleLoading {
         }
     }
 
-    /// Runs `operation` with a time limit given as a `Duration`; see ``withTimeout(_:isolation:operation:)-(TimeInterval,_,_)``.
-    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
-    public static func withTimeout<T: Sendable>(
-        _ timeout: Duration,
-        isolation: isolated (any Actor)? = #isolation,
-        operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        try await withTimeout(timeout.timeInterval, isolation: isolation, operation: operation)
-    }
-
     /// Runs `operation` up to `maxAttempts` times, waiting `delay` seconds between attempts, and
     /// returns the first success or throws the last failure.
     ///
     /// Cancellation stops the retrying: a cancelled task makes no further attempt and throws
     /// `CancellationError`, and a `CancellationError` from the operation is rethrown at once.
     /// `maxAttempts` below 1 or a negative `delay` throws ``ModuleLoadingError/invalidArgument(_:)``.
-    public static func withRetry<T>(
+    static func withRetry<T>(
         maxAttempts: Int,
         delay: TimeInterval = 0,
         isolation: isolated (any Actor)? = #isolation,
@@ -82,31 +72,10 @@ public enum ModuleLoading {
             }
         }
     }
-
-    /// Runs `operation` up to `maxAttempts` times with a `Duration` between attempts; see
-    /// ``withRetry(maxAttempts:delay:isolation:operation:)-(_,TimeInterval,_,_)``.
-    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
-    public static func withRetry<T>(
-        maxAttempts: Int,
-        delay: Duration,
-        isolation: isolated (any Actor)? = #isolation,
-        operation: () async throws -> T
-    ) async throws -> T {
-        try await withRetry(
-            maxAttempts: maxAttempts, delay: delay.timeInterval, isolation: isolation, operation: operation)
-    }
 }
 
-@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
-extension Duration {
-    /// The duration in seconds.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}
-
-/// Why a ``ModuleLoading`` helper gave up.
+/// Why ``withTimeout(_:isolation:operation:)`` or ``withRetry(maxAttempts:delay:isolation:operation:)``
+/// gave up.
 public enum ModuleLoadingError: Error, LocalizedError, CustomStringConvertible, Equatable {
     /// The operation did not finish within the given number of seconds (it was cancelled).
     case timedOut(after: TimeInterval)
@@ -127,9 +96,16 @@ public enum ModuleLoadingError: Error, LocalizedError, CustomStringConvertible, 
     public var errorDescription: String? { description }
 }
 
-/// Runs `operation`, cancelling it and throwing ``ModuleLoadingError/timedOut(after:)`` if it has not
-/// finished within `seconds`. Same as ``ModuleLoading/withTimeout(_:isolation:operation:)-(TimeInterval,_,_)``;
-/// an app's own `withTimeout` takes precedence in its code.
+/// Runs `operation`, cancelling it and throwing ``ModuleLoadingError/timedOut(after:)`` if it has
+/// not finished within `seconds`.
+///
+/// The operation runs in a child task, so it stops as soon as it reacts to cancellation; the
+/// call returns when it has. If the calling task is cancelled, the operation is cancelled too and
+/// the call throws what the operation throws (usually `CancellationError`). A negative or NaN
+/// `seconds` throws ``ModuleLoadingError/invalidArgument(_:)``; `.infinity` means no limit.
+///
+/// A helper for modules whose values come from async work; an app's own `withTimeout` takes
+/// precedence in its code.
 public func withTimeout<T: Sendable>(
     _ seconds: TimeInterval,
     isolation: isolated (any Actor)? = #isolation,
@@ -138,9 +114,15 @@ public func withTimeout<T: Sendable>(
     try await ModuleLoading.withTimeout(seconds, isolation: isolation, operation: operation)
 }
 
-/// Runs `operation` up to `maxAttempts` times, `delay` seconds apart, honouring cancellation. Same
-/// as ``ModuleLoading/withRetry(maxAttempts:delay:isolation:operation:)-(_,TimeInterval,_,_)``; an
-/// app's own `withRetry` takes precedence in its code.
+/// Runs `operation` up to `maxAttempts` times, waiting `delay` seconds between attempts, and
+/// returns the first success or throws the last failure.
+///
+/// Cancellation stops the retrying: a cancelled task makes no further attempt and throws
+/// `CancellationError`, and a `CancellationError` from the operation is rethrown at once.
+/// `maxAttempts` below 1 or a negative `delay` throws ``ModuleLoadingError/invalidArgument(_:)``.
+///
+/// A helper for modules whose values come from async work; an app's own `withRetry` takes
+/// precedence in its code.
 public func withRetry<T>(
     maxAttempts: Int,
     delay: TimeInterval = 0,

@@ -99,8 +99,7 @@ public struct UseCaseModuleFactory: ModuleFactory, Sendable {
 
 /// The built-in factory for scoped dependencies: request-scoped services, session data, temporary
 /// contexts. Every module it makes lives in ``scope`` (``Scope/request`` unless set otherwise),
-/// whether made through ``registerModule`` or ``makeScopedModule(_:name:file:line:factory:)``;
-/// a definition may still name another scope explicitly.
+/// unless its definition names another scope explicitly.
 ///
 /// ```swift
 /// extension ScopeModuleFactory {
@@ -137,7 +136,7 @@ public struct ScopeModuleFactory: ModuleFactory, Sendable {
 
     /// A module for `type` living in ``scope``: one instance per scope instance, built on first
     /// resolution within it.
-    public func makeScopedModule<T>(
+    func makeScopedModule<T>(
         _ type: T.Type,
         name: String? = nil,
         file: String = #fileID,

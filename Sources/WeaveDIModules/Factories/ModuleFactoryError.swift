@@ -68,7 +68,7 @@ extension ModuleFactoryError {
         public let site: RegistrationSite
 
         /// An origin for a module made by `factory` at `site`.
-        public init(factory: String, site: RegistrationSite) {
+        init(factory: String, site: RegistrationSite) {
             self.factory = factory
             self.site = site
         }

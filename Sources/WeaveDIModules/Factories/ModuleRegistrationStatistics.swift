@@ -19,7 +19,7 @@ public struct ModuleRegistrationStatistics: Sendable, CustomStringConvertible {
     public var totalModules: Int { factories.reduce(0) { $0 + $1.moduleCount } }
 
     /// Modules registered by the factories of `layer`.
-    public func modules(in layer: ModuleLayer) -> Int {
+    func modules(in layer: ModuleLayer) -> Int {
         factories.lazy.filter { $0.layer == layer }.reduce(0) { $0 + $1.moduleCount }
     }
 

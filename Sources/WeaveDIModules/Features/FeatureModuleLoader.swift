@@ -25,9 +25,6 @@ import WeaveDICore
 /// try await loader.loadAll()                 // the rest, in dependency order
 /// ```
 public actor FeatureModuleLoader {
-    /// A process-wide loader, for apps that load features from many places.
-    public static let shared = FeatureModuleLoader()
-
     private var modules: [String: any FeatureModule.Type] = [:]
     private var registrationOrder: [String] = []
     private var loadedNames: Set<String> = []
@@ -76,13 +73,6 @@ public actor FeatureModuleLoader {
     /// with no order between them keep their registration order).
     public func loadAll() async throws {
         for next in try plan(registrationOrder) { try await loadOne(next) }
-    }
-
-    /// Registers `modules` (see `register(_:)`) and loads them and
-    /// their dependencies, in dependency order.
-    public func loadAll(_ modules: [any FeatureModule.Type]) async throws {
-        for module in modules { try add(module) }
-        for next in try plan(modules.map { $0.name }) { try await loadOne(next) }
     }
 
     /// Whether the feature named `name` has been configured.

@@ -102,7 +102,7 @@ public struct Module: Sendable, CustomStringConvertible {
     var key: RegistryKey { RegistryKey(anyType: type, name: name) }
 
     /// Registers the module's factory in `container`.
-    public func register(into container: Container) {
+    func register(into container: Container) {
         registrar(container, self)
     }
 

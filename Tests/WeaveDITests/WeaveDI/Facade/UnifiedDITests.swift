@@ -26,7 +26,7 @@ struct UnifiedDITests {
             #expect(UnifiedDI.resolve(UserStore.self) != nil)
             #expect(UnifiedDI.resolve(LoggerProtocol.self) != nil)
             #expect(UnifiedDI.resolve(AnalyticsSink.self)?.name == "noop")
-            #expect(DI.resolve("debug", String.self) == "on")
+            #expect(UnifiedDI.resolve("debug", String.self) == "on")
         }
     }
 

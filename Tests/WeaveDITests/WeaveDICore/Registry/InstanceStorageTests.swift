@@ -795,7 +795,7 @@ struct InstanceStorageTests {
                 30, 31, 32, 33, 34, 35,
             ])
         #expect(container.resolve(Int.self as Any.Type) as? Int == 42)
-        #expect(container.resolve("named", String.self as Any.Type) as? String == "named value")
+        #expect((try? container.resolveErased(String.self, name: "named")) as? String == "named value")
         #expect(container.resolve(String.self as Any.Type) == nil, "only the named registration exists")
         let stamped = container.resolve((any ISStamped).self as Any.Type) as? any ISStamped
         #expect((stamped as? ISOutOfLineStamp).map { [$0.stamp, $0.a, $0.b, $0.c] } == [4, 5, 6, 7])
@@ -817,14 +817,14 @@ struct InstanceStorageTests {
             return ISWidget(stamp: 2)
         }
 
-        let erasedFirst = container.resolve("erased-first", ISWidget.self as Any.Type) as? ISWidget
+        let erasedFirst = (try? container.resolveErased(ISWidget.self, name: "erased-first")) as? ISWidget
         #expect(erasedFirst?.stamp == 1)
         #expect(container.resolve("erased-first", ISWidget.self) === erasedFirst)
-        #expect(container.resolve("erased-first", ISWidget.self as Any.Type) as? ISWidget === erasedFirst)
+        #expect((try? container.resolveErased(ISWidget.self, name: "erased-first")) as? ISWidget === erasedFirst)
 
         let typedFirst = container.resolve("typed-first", ISWidget.self)
         #expect(typedFirst?.stamp == 2)
-        #expect(container.resolve("typed-first", ISWidget.self as Any.Type) as? ISWidget === typedFirst)
+        #expect((try? container.resolveErased(ISWidget.self, name: "typed-first")) as? ISWidget === typedFirst)
         #expect(builds.value == 2)
     }
 

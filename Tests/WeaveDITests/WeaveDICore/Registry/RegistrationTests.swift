@@ -1,6 +1,8 @@
 import Testing
-import WeaveDI
 import WeaveDITestSupport
+
+@testable import WeaveDI
+@testable import WeaveDICore
 
 @Suite("Registration and resolution")
 struct RegistrationTests {

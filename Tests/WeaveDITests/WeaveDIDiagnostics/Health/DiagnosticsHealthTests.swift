@@ -1,7 +1,9 @@
 import Foundation
 import Testing
-import WeaveDI
 import WeaveDITestSupport
+
+@testable import WeaveDI
+@testable import WeaveDIDiagnostics
 
 final class HealthyService: WeaveDI.HealthCheckable, Sendable {
     func healthCheck() async -> WeaveDI.HealthStatus { .healthy }
@@ -123,13 +125,6 @@ final class ProtocolBackedService: HealthProbeProtocol, WeaveDI.HealthCheckable 
         let results = await child.checkHealth()
         #expect(Set(results.keys) == ["WeaveDITests.HealthyService", "WeaveDITests.DegradedService"])
         #expect(parent.statistics(for: HealthyService.self)?.resolutions == 1)
-    }
-
-    @Test func unifiedDIChecksTheSharedContainer() async {
-        let container = Container()
-        container.register(HealthyService.self) { HealthyService() }
-        let results = await Container.withShared(container) { await UnifiedDI.checkHealth(timeout: 1) }
-        #expect(results.keys.sorted() == ["WeaveDITests.HealthyService"])
     }
 
     @Test func statusDescriptions() {

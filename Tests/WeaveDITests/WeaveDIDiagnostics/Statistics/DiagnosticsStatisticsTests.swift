@@ -61,14 +61,6 @@ struct StatTracked {}
         #expect(stats.description.hasPrefix("WeaveDITests.StatTracked: 3 resolutions, 0 misses, avg "))
     }
 
-    @Test func namedResolveWithTrackingIsRecordedUnderItsName() {
-        let container = Container()
-        container.register("fast", StatTracked.self) { StatTracked() }
-        #expect(container.resolveWithTracking("fast", StatTracked.self) != nil)
-        #expect(container.statistics(for: StatTracked.self, name: "fast")?.timedResolutions == 1)
-        #expect(container.statistics(for: StatTracked.self) == nil)
-    }
-
     @Test func resolveWithTrackingOfAMissingTypeCountsAMissNotATiming() {
         let container = Container()
         #expect(container.resolveWithTracking(StatMissing.self) == nil)

@@ -249,19 +249,6 @@ struct BrokenGraph {
         }
         #expect(throws: Never.self) { try container.verifyOrThrow([VCritical.self]) }
     }
-
-    @Test func unifiedDIValidatesTheSharedContainer() {
-        let container = Container()
-        container.register(VNeedsAbsent.self) {
-            _ = Container.shared.resolve(VAbsent.self)
-            return VNeedsAbsent()
-        }
-        Container.withShared(container) {
-            #expect(UnifiedDI.validate().missingDependencies.map(\.missing) == ["WeaveDITests.VAbsent"])
-            #expect(UnifiedDI.verify([VNeedsAbsent.self]).isEmpty)
-            #expect(throws: ValidationError.self) { try UnifiedDI.validateOrThrow() }
-        }
-    }
 }
 
 extension DiagnosticsGlobalState {

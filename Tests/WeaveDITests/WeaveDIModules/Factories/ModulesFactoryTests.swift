@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WeaveDI
+
+@testable import WeaveDI
+@testable import WeaveDIModules
 
 // Seed 000 shapes: protocols and implementations the factories register (fileprivate so other test
 // files may use the same names).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
-import WeaveDI
+
+@testable import WeaveDI
+@testable import WeaveDIModules
 
 private protocol DatabaseService {}
 private struct InMemoryDatabase: DatabaseService {}

@@ -103,7 +103,7 @@ struct AsyncRegistrationTests {
                 await AsyncDatabaseImpl(name: "unified")
             }
             #expect(try await UnifiedDI.resolveAsync("unified", AsyncDatabase.self).name == "unified")
-            #expect(try await DI.resolveAsync(AsyncDatabase.self).name == "module")
+            #expect(try await UnifiedDI.resolveAsync(AsyncDatabase.self).name == "module")
         }
     }
 
