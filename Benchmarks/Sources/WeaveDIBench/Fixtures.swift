@@ -167,3 +167,12 @@ final class RequestPayments: Sendable {
     let unitOfWork: RequestUnitOfWork
     init(unitOfWork: RequestUnitOfWork) { self.unitOfWork = unitOfWork }
 }
+
+/// The 1 000 names the named-registration case's type has before the timed registrations (which
+/// the generated `registerNames(into:)` make, "named-service-01000" on). Made once, outside the
+/// timed code.
+enum RegistrationNames {
+    static let existing = (0..<1_000).map {
+        "named-service-" + String(repeating: "0", count: 5 - String($0).count) + String($0)
+    }
+}

@@ -32,6 +32,14 @@ enum HandWrittenContestant {
                     for _ in 0..<n { blackHole(Leaf()) }
                 })
         }
+        // A named transient is the same initializer call: names exist only in a container.
+        if settings.wants(.namedTransient) {
+            results.record(
+                .namedTransient, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(Leaf()) }
+                })
+        }
         if settings.wants(.chain) {
             results.record(
                 .chain, name,

@@ -46,6 +46,15 @@ enum Report {
                 "≤ 2.5", { $0 <= 2.5 }
             ),
             ("Named ÷ unnamed", ratio(own(.named), own(.singleton)), "≤ 1.5", { $0 <= 1.5 }),
+            (
+                "Named transient ÷ unnamed transient", ratio(own(.namedTransient), own(.transient)), "≤ 1.2",
+                { $0 <= 1.2 }
+            ),
+            // A new name on a type that already has 1 000, against a new concrete type.
+            (
+                "Named registration ÷ concrete-type registration",
+                ratio(own(.namedRegistration), own(.registration)), "≈ 1 (≤ 1.1)", { $0 <= 1.1 }
+            ),
             ("Among 10 000 ÷ among 1", ratio(own(.among10k), own(.amongOne)), "≤ 1.3", { $0 <= 1.3 }),
             (
                 "Registration (concrete types): Swinject ÷ WeaveDI",

@@ -5,11 +5,15 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     case returnedReference = "returned-reference"
     case named
     case transient
+    /// A named transient, against the unnamed `transient` row.
+    case namedTransient = "named-transient"
     case chain
     case amongOne = "among-1"
     case among10k = "among-10000"
     /// Registration as apps write it: concrete types, closures that capture nothing.
     case registration
+    /// Registering new names on a type that already has 1 000, against the `registration` row.
+    case namedRegistration = "named-registration"
     /// Registration from generic code, whose factory closures capture `T` (and allocate).
     case registrationGeneric = "registration-generic"
     case bootstrap
@@ -27,10 +31,12 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .returnedReference: return "Stored reference returned by a function (retain + release)"
         case .named: return "Named singleton resolution"
         case .transient: return "Transient resolution"
+        case .namedTransient: return "Named transient resolution"
         case .chain: return "3-level transient chain"
         case .amongOne: return "Singleton among 1 registration"
         case .among10k: return "Singleton among 10 000 registrations"
         case .registration: return "Registration (per type, 10 000 concrete types)"
+        case .namedRegistration: return "Named registration (per name, 10 000 new names on a type with 1 000)"
         case .registrationGeneric: return "Registration from generic code (per type, 10 000 types)"
         case .bootstrap: return "Bootstrap of 10 000 modules (ms)"
         case .injectAfterFirst: return "@Inject access after the first"

@@ -46,6 +46,17 @@ enum SwinjectContestant {
                 })
         }
 
+        let namedTransient = Container()
+        namedTransient.register(Leaf.self) { _ in Leaf() }.inObjectScope(.transient)
+        namedTransient.register(Leaf.self, name: "leaf") { _ in Leaf() }.inObjectScope(.transient)
+        if settings.wants(.namedTransient) {
+            results.record(
+                .namedTransient, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(namedTransient.resolve(Leaf.self, name: "leaf")) }
+                })
+        }
+
         let one = Container()
         one.register(NeedleService.self) { _ in NeedleService() }.inObjectScope(.container)
         if settings.wants(.amongOne) {
@@ -73,6 +84,19 @@ enum SwinjectContestant {
                     Container()
                 } body: { container in
                     SwinjectConcreteFillers.register(into: container)
+                })
+        }
+        if settings.wants(.namedRegistration) {
+            results.record(
+                .namedRegistration, name,
+                batch(settings, operations: WeaveDIConcreteFillers.namedCount) {
+                    let container = Container()
+                    for name in RegistrationNames.existing {
+                        container.register(ConcreteFiller00000.self, name: name) { _ in ConcreteFiller00000() }
+                    }
+                    return container
+                } body: { container in
+                    SwinjectConcreteFillers.registerNames(into: container)
                 })
         }
         if settings.wants(.registrationGeneric) {

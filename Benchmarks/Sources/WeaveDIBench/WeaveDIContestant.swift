@@ -48,6 +48,18 @@ enum WeaveDIContestant {
                 })
         }
 
+        // Named vs unnamed transient: a container holding both, as for the named singleton.
+        let namedTransient = Container()
+        namedTransient.register(Leaf.self) { Leaf() }
+        namedTransient.register("leaf", Leaf.self) { Leaf() }
+        if settings.wants(.namedTransient) {
+            results.record(
+                .namedTransient, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(namedTransient.resolve("leaf", Leaf.self)) }
+                })
+        }
+
         // A request: begin a request scope, bind it, resolve three request-scoped services (the
         // two repositories resolve the unit of work, which the scope hands out once), end it.
         let server = Container()
@@ -90,6 +102,20 @@ enum WeaveDIContestant {
                     Container()
                 } body: { container in
                     WeaveDIConcreteFillers.register(into: container)
+                })
+        }
+        // Named registration: 10 000 new names on a type that already has 1 000 (registered in
+        // the untimed setup), written as an app writes them (generated code, like the concrete
+        // types above), against the concrete-type registration.
+        if settings.wants(.namedRegistration) {
+            results.record(
+                .namedRegistration, name,
+                batch(settings, operations: WeaveDIConcreteFillers.namedCount) {
+                    let container = Container()
+                    registerExistingNames(in: container)
+                    return container
+                } body: { container in
+                    WeaveDIConcreteFillers.registerNames(into: container)
                 })
         }
         if settings.wants(.registrationGeneric) {
@@ -158,6 +184,13 @@ enum WeaveDIContestant {
         container.register(type) { T() }
     }
 
+    /// Gives the named-registration case's type its first 1 000 names.
+    fileprivate static func registerExistingNames(in container: Container) {
+        for name in RegistrationNames.existing {
+            container.register(name, ConcreteFiller00000.self) { ConcreteFiller00000() }
+        }
+    }
+
 }
 
 extension WeaveDIContestant {
@@ -187,8 +220,8 @@ extension WeaveDIContestant {
 
 extension WeaveDIContestant {
     static let profiledCases = [
-        "singleton", "named", "transient", "chain", "among-10000", "registration",
-        "registration-generic", "inject-after-first", "injected-read", "request-scope",
+        "singleton", "named", "transient", "named-transient", "chain", "among-10000", "registration",
+        "named-registration", "registration-generic", "inject-after-first", "injected-read", "request-scope",
     ]
 
     /// Runs one case `iterations` times in a plain loop, for instruction-level profiling.
@@ -197,6 +230,7 @@ extension WeaveDIContestant {
         container.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
         container.register("file", (any Logging).self, scope: .singleton) { FileLogger() }
         container.register(Leaf.self) { Leaf() }
+        container.register("leaf", Leaf.self) { Leaf() }
         container.register(Middle.self) { Middle(leaf: try container.resolveOrThrow(Leaf.self)) }
         container.register(Top.self) { Top(middle: try container.resolveOrThrow(Middle.self)) }
         container.register(NeedleService.self, scope: .singleton) { NeedleService() }
@@ -208,6 +242,19 @@ extension WeaveDIContestant {
                 WeaveDIConcreteFillers.register(into: fresh)
                 containers.append(fresh)
             }
+            withExtendedLifetime(containers) {}
+            return true
+        }
+        if name == "named-registration" {
+            // `iterations` new names, 10 000 per container whose type already has 1 000 names
+            // (registered before the loop; containers kept until the end).
+            var containers: [Container] = []
+            for _ in 0..<max(1, iterations / WeaveDIConcreteFillers.namedCount) {
+                let fresh = Container()
+                registerExistingNames(in: fresh)
+                containers.append(fresh)
+            }
+            for fresh in containers { WeaveDIConcreteFillers.registerNames(into: fresh) }
             withExtendedLifetime(containers) {}
             return true
         }
@@ -249,6 +296,7 @@ extension WeaveDIContestant {
         case "singleton": for _ in 0..<iterations { blackHole(container.resolve((any Logging).self)) }
         case "named": for _ in 0..<iterations { blackHole(container.resolve("file", (any Logging).self)) }
         case "transient": for _ in 0..<iterations { blackHole(container.resolve(Leaf.self)) }
+        case "named-transient": for _ in 0..<iterations { blackHole(container.resolve("leaf", Leaf.self)) }
         case "chain": for _ in 0..<iterations { blackHole(container.resolve(Top.self)) }
         case "among-10000": for _ in 0..<iterations { blackHole(container.resolve(NeedleService.self)) }
         default: return false

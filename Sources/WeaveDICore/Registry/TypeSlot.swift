@@ -13,11 +13,12 @@ struct SlotStorage {
     @usableFromInline var unnamedResolutions: Int
     /// When the current unnamed registration was made (the registry's registration counter).
     @usableFromInline var unnamedSequence: Int
-    /// Named registrations with their resolution counts; a type rarely has more than a few.
+    /// Named registrations with their resolution counts, in the order they were first made; a
+    /// type rarely has more than a few.
     @usableFromInline var named: [NamedRegistration]
     /// Positions in `named` by name, kept once a type has more than `indexThreshold` names, so
-    /// thousands of names on one type stay linear to register and constant to look up.
-    @usableFromInline var namedIndex: [String: Int]?
+    /// thousands of names on one type stay constant to register and to look up (see ``NameIndex``).
+    @usableFromInline var namedIndex: NameIndex?
 
     /// Below this many names a linear walk beats hashing the name.
     @usableFromInline static var indexThreshold: Int { 16 }
@@ -124,9 +125,29 @@ package struct TypeSlot {
     /// ``findNamed(_:counting:)`` through the name index (many names; out of line).
     @usableFromInline
     func findIndexed(_ name: String, counting: Bool) -> Unmanaged<RegistrationRecord>? {
-        guard let position = storage.pointee.namedIndex?[name] else { return nil }
+        guard let position = indexedPosition(of: name, tag: NameIndex.tag(name)) else { return nil }
         if counting { storage.pointee.named[position].resolutions &+= 1 }
         return Unmanaged.passUnretained(storage.pointee.named[position].record)
+    }
+
+    /// Where `name` (whose ``NameIndex/tag(_:)`` is `tag`) sits in `named`, through the index;
+    /// lock held, index present. The index and the entries are read in place through the slot's
+    /// pointer: no copy, so no reference counting and no allocation on the look-up.
+    func indexedPosition(of name: String, tag: UInt32) -> Int? {
+        storage.pointee.namedIndex.unsafelyUnwrapped.find(tag: tag) { position in
+            storage.pointee.named.withUnsafeBufferPointer { $0[position].record.name == name }
+        }
+    }
+
+    /// Where `name` sits in `named` (through the index when there is one); lock held. `tag` is
+    /// computed only when the index is used, and handed back for an insertion that follows.
+    private func position(of name: String, tag: inout UInt32?) -> Int? {
+        if storage.pointee.namedIndex != nil {
+            let computed = NameIndex.tag(name)
+            tag = computed
+            return indexedPosition(of: name, tag: computed)
+        }
+        return storage.pointee.named.firstIndex { $0.record.name == name }
     }
 
     /// The registration for `name`; call with the lock held.
@@ -142,15 +163,21 @@ package struct TypeSlot {
     func sequence(named name: String?) -> Int? {
         lock.assertHeld()
         guard let name else { return storage.pointee.unnamed == nil ? nil : storage.pointee.unnamedSequence }
-        if let position = storage.pointee.namedIndex?[name] { return storage.pointee.named[position].sequence }
-        return storage.pointee.named.first { $0.record.name == name }?.sequence
+        var tag: UInt32?
+        return position(of: name, tag: &tag).map { storage.pointee.named[$0].sequence }
     }
 
     /// How many resolutions `record` (a registration in this slot) served; call with the lock held.
     package func resolutions(of record: RegistrationRecord) -> Int {
         lock.assertHeld()
         if storage.pointee.unnamed === record { return storage.pointee.unnamedResolutions }
-        return storage.pointee.named.first { $0.record === record }?.resolutions ?? 0
+        // Found by its name (through the index when there is one), then checked to be this very
+        // registration: a record that was replaced has served nothing here any more.
+        var tag: UInt32?
+        guard let name = record.name, let position = position(of: name, tag: &tag),
+            storage.pointee.named[position].record === record
+        else { return 0 }
+        return storage.pointee.named[position].resolutions
     }
 
     /// Replaces the registration for `name` (or removes it, with `nil`), returning the one it
@@ -167,40 +194,54 @@ package struct TypeSlot {
             storage.pointee.unnamedSequence = sequence
             return old
         }
-        let existing =
-            storage.pointee.namedIndex.map { $0[name] }
-            ?? storage.pointee.named.firstIndex(where: { $0.record.name == name })
-        if let index = existing {
+        // The name is hashed at most once: the tag the look-up computed is the one an insertion
+        // files (and no name is hashed at all below the index threshold).
+        var tag: UInt32?
+        if let index = position(of: name, tag: &tag) {
             let old = storage.pointee.named[index].record
             if let record {
                 storage.pointee.named[index] = NamedRegistration(record: record, resolutions: 0, sequence: sequence)
             } else {
                 storage.pointee.named.remove(at: index)
-                rebuildNamedIndex() // positions after `index` moved (removal is rare)
+                // Positions after `index` moved (removal is rare): the index is rebuilt from its
+                // own tags, without hashing a name again.
+                if storage.pointee.named.count <= SlotStorage.indexThreshold {
+                    storage.pointee.namedIndex = nil
+                } else if let previous = storage.pointee.namedIndex {
+                    storage.pointee.namedIndex = previous.removing(position: index)
+                }
             }
             return old
         }
-        if let record {
-            storage.pointee.named.append(NamedRegistration(record: record, resolutions: 0, sequence: sequence))
-            if storage.pointee.namedIndex != nil {
-                storage.pointee.namedIndex?[name] = storage.pointee.named.count - 1
-            } else if storage.pointee.named.count > SlotStorage.indexThreshold {
-                rebuildNamedIndex()
+        guard record != nil else { return nil }
+        let position = storage.pointee.named.count
+        // `consume`: the record moves into the list (bound with `if let`, it was retained twice
+        // and released twice around the append).
+        storage.pointee.named.append(
+            NamedRegistration(record: (consume record).unsafelyUnwrapped, resolutions: 0, sequence: sequence))
+        if let tag {
+            if storage.pointee.namedIndex.unsafelyUnwrapped.hasRoomForOneMore {
+                storage.pointee.namedIndex.unsafelyUnwrapped.insert(tag: tag, position: position)
+            } else {
+                let larger = storage.pointee.namedIndex.unsafelyUnwrapped.grown()
+                larger.insert(tag: tag, position: position)
+                storage.pointee.namedIndex = larger
             }
+        } else if storage.pointee.named.count > SlotStorage.indexThreshold {
+            buildNamedIndex()
         }
         return nil
     }
 
-    /// Builds the name index when there are enough names, drops it otherwise; lock held.
-    private func rebuildNamedIndex() {
-        guard storage.pointee.named.count > SlotStorage.indexThreshold else {
-            storage.pointee.namedIndex = nil
-            return
-        }
-        var index: [String: Int] = [:]
-        index.reserveCapacity(storage.pointee.named.count)
-        for (position, entry) in storage.pointee.named.enumerated() {
-            if let name = entry.record.name { index[name] = position }
+    /// Builds the name index, once the slot has more than ``SlotStorage/indexThreshold`` names;
+    /// lock held.
+    private func buildNamedIndex() {
+        let count = storage.pointee.named.count
+        let index = NameIndex(capacity: NameIndex.capacity(for: count * 2))
+        for position in 0..<count {
+            if let name = storage.pointee.named[position].record.name {
+                index.insert(tag: NameIndex.tag(name), position: position)
+            }
         }
         storage.pointee.namedIndex = index
     }
@@ -232,5 +273,198 @@ package struct TypeSlot {
         storage.pointee.named = []
         storage.pointee.namedIndex = nil
         return records
+    }
+}
+
+/// Where each name of a slot with many names sits in its ``SlotStorage/named`` list: an
+/// open-addressing table (linear probing, at most three quarters full) of one word per bucket,
+/// the name's 32-bit hash tag in the high half and its position plus one in the low half (0:
+/// empty).
+///
+/// Guarded by the slot lock, like the rest of the slot. A registration hashes its name once
+/// (``tag(_:)``), probes, and stores one word; growing or rebuilding after a removal moves the
+/// stored tags and hashes no name again, so registering the thousandth name costs what the first
+/// one past the threshold does. A look-up compares tags first and a name only on a tag match.
+@usableFromInline
+final class NameIndex {
+    @usableFromInline let buckets: UnsafeMutablePointer<UInt64>
+    @usableFromInline let mask: Int
+    private(set) var count = 0
+
+    /// `capacity` is a power of two.
+    init(capacity: Int) {
+        assert(capacity >= 2 && capacity & (capacity - 1) == 0, "a power of two")
+        mask = capacity - 1
+        buckets = .allocate(capacity: capacity)
+        buckets.initialize(repeating: 0, count: capacity)
+    }
+
+    deinit { buckets.deallocate() }
+
+    /// The smallest power of two holding `buckets`.
+    static func capacity(for buckets: Int) -> Int {
+        var capacity = 32
+        while capacity < buckets { capacity *= 2 }
+        return capacity
+    }
+
+    /// The hash tag of `name`: equal for any two names that compare equal (`==`, which is
+    /// canonical equivalence), as their keys were in a `[String: Int]`.
+    ///
+    /// A name whose canonical (NFC) form is ASCII, which is nearly every name, is hashed over
+    /// that form eight bytes at a time (``TagHasher``): a few nanoseconds, where the string's own
+    /// seeded SipHash (`hashValue`) cost more than the rest of a registration's look-up. Any other
+    /// name takes `hashValue`, which hashes the NFC form too; no name can be equal to a name of
+    /// the other kind, as equal names have the same NFC form. (Names come from the app's code, so
+    /// an unseeded hash that an attacker could flood does no harm here.)
+    @inlinable
+    static func tag(_ name: String) -> UInt32 {
+        // The common case: contiguous UTF-8 (every native string, small or not) that is all
+        // ASCII, which is its own NFC form. Read in place: nothing is copied or allocated.
+        let ascii = name.utf8.withContiguousStorageIfAvailable { bytes -> UInt32? in
+            var hasher = TagHasher()
+            var offset = 0
+            var high: UInt64 = 0
+            if let base = bytes.baseAddress {
+                while offset + 8 <= bytes.count {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+                    high |= word
+                    hasher.mix(word)
+                    offset += 8
+                }
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while offset < bytes.count {
+                tail |= UInt64(bytes[offset]) &<< shift
+                shift += 8
+                offset += 1
+            }
+            if (high | tail) & 0x8080_8080_8080_8080 != 0 { return nil }
+            return hasher.finish(tail: tail, count: bytes.count)
+        }
+        if let tag = ascii ?? nil { return tag }
+        return scalarTag(name)
+    }
+
+    /// ``tag(_:)`` scalar by scalar, for names that are not contiguous ASCII UTF-8: the same
+    /// hash of the same bytes when the NFC form is ASCII.
+    ///
+    /// A string's NFC form is ASCII exactly when each of its scalars decomposes canonically into
+    /// ASCII: ASCII itself, and three singletons (GREEK QUESTION MARK is ";", GREEK VARIA is "`",
+    /// KELVIN SIGN is "K"; `NamedRegistrationTests` checks every scalar for others). Such a name
+    /// is hashed as its ASCII form; any other scalar means the NFC form is not ASCII.
+    @usableFromInline
+    static func scalarTag(_ name: String) -> UInt32 {
+        var hasher = TagHasher()
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        var count = 0
+        for scalar in name.unicodeScalars {
+            let ascii: UInt32
+            switch scalar.value {
+            case 0..<0x80: ascii = scalar.value
+            case 0x037E: ascii = 0x3B
+            case 0x1FEF: ascii = 0x60
+            case 0x212A: ascii = 0x4B
+            default: return UInt32(truncatingIfNeeded: name.hashValue)
+            }
+            tail |= UInt64(ascii) &<< shift
+            shift += 8
+            count += 1
+            if shift == 64 {
+                hasher.mix(tail)
+                tail = 0
+                shift = 0
+            }
+        }
+        return hasher.finish(tail: tail, count: count)
+    }
+
+    /// Whether one more name keeps the table at most three quarters full (linear probing stays at
+    /// a couple of probes per look-up there).
+    var hasRoomForOneMore: Bool { (count + 1) * 4 <= (mask + 1) * 3 }
+
+    /// The position of the entry with `tag` for which `matches(position)` holds. `matches` is
+    /// not escaping and is inlined: nothing is allocated.
+    @inlinable
+    func find(tag: UInt32, _ matches: (Int) -> Bool) -> Int? {
+        var bucket = Int(truncatingIfNeeded: tag) & mask
+        while true {
+            let word = buckets[bucket]
+            if word == 0 { return nil }
+            if UInt32(truncatingIfNeeded: word &>> 32) == tag {
+                let position = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
+                if matches(position) { return position }
+            }
+            bucket = (bucket + 1) & mask
+        }
+    }
+
+    /// Files `position` under `tag`; the caller checked ``hasRoomForOneMore``. (Inlined into the
+    /// registration path: a probe and a store.)
+    @inline(__always)
+    func insert(tag: UInt32, position: Int) {
+        // 32 bits of position: a type would need 4 294 967 294 names (hundreds of gigabytes of
+        // registrations) to overflow them.
+        assert(position < Int(UInt32.max), "a type has at most 4 294 967 294 names")
+        var bucket = Int(truncatingIfNeeded: tag) & mask
+        while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+        buckets[bucket] = UInt64(tag) &<< 32 | UInt64(position + 1)
+        count += 1
+    }
+
+    /// A copy with twice the buckets.
+    func grown() -> NameIndex {
+        let larger = NameIndex(capacity: (mask + 1) * 2)
+        for bucket in 0...mask where buckets[bucket] != 0 { larger.reinsert(buckets[bucket]) }
+        return larger
+    }
+
+    /// A copy without the entry at `removed`, in which the positions after it are one less (the
+    /// list shifted them down).
+    func removing(position removed: Int) -> NameIndex {
+        let rebuilt = NameIndex(capacity: mask + 1)
+        for bucket in 0...mask where buckets[bucket] != 0 {
+            let word = buckets[bucket]
+            let position = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
+            if position == removed { continue }
+            rebuilt.reinsert(position > removed ? word - 1 : word)
+        }
+        return rebuilt
+    }
+
+    /// Files an encoded bucket word (tag and position) as it is.
+    private func reinsert(_ word: UInt64) {
+        var bucket = Int(truncatingIfNeeded: word &>> 32) & mask
+        while buckets[bucket] != 0 { bucket = (bucket + 1) & mask }
+        buckets[bucket] = word
+        count += 1
+    }
+}
+
+/// The hash behind ``NameIndex/tag(_:)`` for ASCII names: each full eight bytes (read little
+/// endian) are mixed in with a multiply, the rest and the length at the end, then the bits are
+/// avalanched so that names differing in one character land in unrelated buckets.
+@usableFromInline
+struct TagHasher {
+    @usableFromInline var state: UInt64 = 0x243F_6A88_85A3_08D3
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    mutating func mix(_ word: UInt64) {
+        state = (state ^ word) &* 0x9E37_79B9_7F4A_7C15
+        state ^= state &>> 32
+    }
+
+    /// The tag, after the last (partial, possibly empty) word `tail` of a name of `count` bytes.
+    @inlinable
+    func finish(tail: UInt64, count: Int) -> UInt32 {
+        var hash = (state ^ tail ^ (UInt64(truncatingIfNeeded: count) &<< 56)) &* 0xC2B2_AE3D_27D4_EB4F
+        hash ^= hash &>> 29
+        hash = hash &* 0x9E37_79B9_7F4A_7C15
+        return UInt32(truncatingIfNeeded: hash &>> 32)
     }
 }

@@ -31,7 +31,7 @@ package struct ResolutionFrame {
 }
 
 /// The chain of factories running on one thread, used to detect cycles, and what the slow paths
-/// of the thread's resolutions remember (named entries, reported failures, tracking).
+/// of the thread's resolutions remember (named edges, reported failures, tracking).
 ///
 /// Factories are synchronous, so every nested resolution a factory performs happens on the thread
 /// that runs it; a thread-local stack therefore sees the whole chain (a task-local would cost far
@@ -43,9 +43,6 @@ package struct ResolutionFrame {
 package final class ResolutionStack {
     /// Entries, depth and the edge cache; owned by this object.
     @usableFromInline let header: UnsafeMutablePointer<ThreadStack.Header>
-    /// Names of the named entries, innermost last.
-    @exclusivity(unchecked) var names: [String] = []
-
     /// Named edges this thread recorded lately (few: named nested resolutions are rare).
     @exclusivity(unchecked) var recentNamedEdges: [NamedEdge] = []
 
@@ -100,7 +97,7 @@ package final class ResolutionStack {
     func frame(at index: Int) -> ResolutionFrame {
         let entry = header.pointee.base[index]
         return ResolutionFrame(
-            key: RegistryKey(rawID: entry.id, name: entry.nameIndex < 0 ? nil : names[entry.nameIndex]),
+            key: RegistryKey(rawID: entry.id, name: entry.nameIndex < 0 ? nil : name(at: entry.nameIndex)),
             type: entry.type, container: entry.container)
     }
 
@@ -110,16 +107,9 @@ package final class ResolutionStack {
     /// The innermost frame: the factory whose resolution is in progress, if any.
     var top: ResolutionFrame? { depth == 0 ? nil : frame(at: depth - 1) }
 
-    /// Appends the name of an entry being pushed; returns its position.
-    func pushName(_ name: String) -> Int {
-        names.append(name)
-        return names.count - 1
-    }
-
-    func popName() { names.removeLast() }
-
+    /// The name of the named entry at `index` (its ``StackEntry/nameIndex``).
     @usableFromInline
-    func name(at index: Int) -> String { names[index] }
+    func name(at index: Int) -> String { ThreadStack(header: header).name(at: index) }
 
     /// The readable cycle that resolving `key` from the current chain would close.
     func cyclePath(from index: Int, closingWith type: Any.Type, name: String?) -> [String] {

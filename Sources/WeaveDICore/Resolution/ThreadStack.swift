@@ -22,6 +22,15 @@ struct ThreadStack {
     @usableFromInline
     struct Header {
         @usableFromInline var base: UnsafeMutablePointer<StackEntry>
+        /// The names of the named entries, each at its entry's position (the other positions
+        /// hold garbage); room for `capacity` strings. A name is kept *unretained*: its bits are
+        /// copied in by ``ThreadStack/push(_:type:container:)`` and nothing is released by
+        /// ``ThreadStack/pop()``. That is safe because an entry never outlives the key it was
+        /// pushed from: `push` and `pop` bracket a factory run inside a function that holds the
+        /// key as a parameter, and only this thread reads its entries, while they are pushed
+        /// (reading one copies, so retains, the name). So a named push is two stores, like an
+        /// unnamed one: no retain and release, no call, no array bookkeeping, nothing allocated.
+        @usableFromInline var names: UnsafeMutableRawPointer
         /// Number of entries: factories running on this thread right now.
         @usableFromInline var depth: Int
         @usableFromInline var capacity: Int
@@ -40,6 +49,8 @@ struct ThreadStack {
             capacity = 16
             depth = 0
             base = .allocate(capacity: 16)
+            names = .allocate(
+                byteCount: 16 * MemoryLayout<String>.stride, alignment: MemoryLayout<String>.alignment)
             self.owner = owner
             edgeCache = .allocate(capacity: Header.edgeCacheSize)
             edgeCache.initialize(
@@ -49,6 +60,7 @@ struct ThreadStack {
 
         func deallocateBuffers() {
             base.deallocate()
+            names.deallocate()
             edgeCache.deallocate()
         }
     }
@@ -83,36 +95,53 @@ struct ThreadStack {
     var depth: Int { header.pointee.depth }
 
     /// Pushes the resolution of `key` (of `type`, in `container`).
+    ///
+    /// A named key's name is stored beside the entry, in the header's `names` buffer at the
+    /// entry's own position, unretained (see `Header.names` for why that is safe).
     @inlinable @inline(__always)
     func push(_ key: RegistryKey, type: Any.Type, container: ObjectIdentifier) {
         if header.pointee.depth == header.pointee.capacity { grow() }
-        let nameIndex = key.name == nil ? -1 : pushName(key.name.unsafelyUnwrapped)
-        (header.pointee.base + header.pointee.depth)
+        let depth = header.pointee.depth
+        var nameIndex = -1
+        if key.name != nil {
+            withUnsafeBytes(of: key.name.unsafelyUnwrapped) { name in
+                (header.pointee.names + depth &* MemoryLayout<String>.stride).copyMemory(
+                    from: name.baseAddress.unsafelyUnwrapped, byteCount: MemoryLayout<String>.size)
+            }
+            nameIndex = depth
+        }
+        (header.pointee.base + depth)
             .initialize(to: StackEntry(id: key.id, type: type, container: container, nameIndex: nameIndex))
-        header.pointee.depth += 1
+        header.pointee.depth = depth + 1
     }
 
+    /// Pops the innermost entry (a name in it was not retained: nothing to release).
     @inlinable @inline(__always)
     func pop() {
         header.pointee.depth -= 1
-        if header.pointee.base[header.pointee.depth].nameIndex >= 0 { popName() }
     }
 
-    // Out of line: named resolutions are the rare case, and keeping array code out of `push` and
-    // `pop` keeps them small enough to inline into every factory run.
+    /// The name of the named entry at `index` (its ``StackEntry/nameIndex``), while the entry is
+    /// pushed: a copy (retained) of the key's name.
     @usableFromInline
-    func pushName(_ name: String) -> Int { object.pushName(name) }
-
-    @usableFromInline
-    func popName() { object.popName() }
+    func name(at index: Int) -> String {
+        header.pointee.names.load(fromByteOffset: index * MemoryLayout<String>.stride, as: String.self)
+    }
 
     @usableFromInline
     func grow() {
-        let larger = UnsafeMutablePointer<StackEntry>.allocate(capacity: header.pointee.capacity * 2)
-        larger.moveInitialize(from: header.pointee.base, count: header.pointee.depth)
+        let capacity = header.pointee.capacity * 2
+        let depth = header.pointee.depth
+        let larger = UnsafeMutablePointer<StackEntry>.allocate(capacity: capacity)
+        let largerNames = UnsafeMutableRawPointer.allocate(
+            byteCount: capacity * MemoryLayout<String>.stride, alignment: MemoryLayout<String>.alignment)
+        largerNames.copyMemory(from: header.pointee.names, byteCount: depth * MemoryLayout<String>.stride)
+        larger.moveInitialize(from: header.pointee.base, count: depth)
         header.pointee.base.deallocate()
+        header.pointee.names.deallocate()
         header.pointee.base = larger
-        header.pointee.capacity *= 2
+        header.pointee.names = largerNames
+        header.pointee.capacity = capacity
     }
 
     /// Returns the index of `key` in the chain when resolving it now would close a cycle.
@@ -133,7 +162,7 @@ struct ThreadStack {
     @inlinable @inline(__always)
     func sameName(_ entry: StackEntry, _ name: String?) -> Bool {
         if entry.nameIndex < 0 { return name == nil }
-        return name != nil && object.name(at: entry.nameIndex) == name
+        return name != nil && self.name(at: entry.nameIndex) == name
     }
 
     /// Remembers the edges this thread recorded lately, so a hot loop does not take the graph's
@@ -160,22 +189,23 @@ struct ThreadStack {
 
     @inline(never)
     func rememberNamedEdge(parent: StackEntry, to: RegistryKey, container: ObjectIdentifier, epoch: Int) -> Bool {
-        let stack = object
-        let from = RegistryKey(rawID: parent.id, name: parent.nameIndex < 0 ? nil : stack.names[parent.nameIndex])
-        return stack.rememberNamedEdge(from: from, to: to, container: container, epoch: epoch)
+        let from = RegistryKey(
+            rawID: parent.id, name: parent.nameIndex < 0 ? nil : name(at: parent.nameIndex))
+        return object.rememberNamedEdge(from: from, to: to, container: container, epoch: epoch)
     }
 }
 
 /// One entry of a ``ResolutionStack``: a ``ResolutionFrame`` without its name.
 ///
-/// Trivial (no reference-counted fields), so pushing and popping one is a few plain stores: the
-/// rare named resolution keeps its name in the stack's side list instead.
+/// Trivial (no reference-counted fields), so pushing and popping one is a few plain stores: a
+/// named resolution keeps its name beside it, in the header's `names` buffer.
 @usableFromInline
 struct StackEntry {
     @usableFromInline let id: UInt
     @usableFromInline let type: Any.Type
     @usableFromInline let container: ObjectIdentifier
-    /// Position of the name in ``ResolutionStack/names``, or -1 for an unnamed resolution.
+    /// Position of the name in the header's `names` buffer (the entry's own position), or -1 for
+    /// an unnamed resolution.
     @usableFromInline let nameIndex: Int
 
     @inlinable @inline(__always)
