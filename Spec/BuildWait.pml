@@ -9,7 +9,7 @@
  *
  * Threads T1..T3 (ids 1..NT; 0 = none). Cells c = instance + generation*MAXI (generation 0 or
  * 1: a reset or scope end gives the instance one new generation). Tickets 1..MAXT-1, one per
- * build attempt, never reused (0 = none). The SlotLock critical sections are atomic steps (they
+ * build attempt, never reused (0 = none). The WordLock critical sections are atomic steps (they
  * never block and touch only cell fields); the coordinator mutex M is an explicit lock.
  *
  * ---------------------------------------------------------------------------------------------
@@ -20,7 +20,7 @@
  *                                           cycle (DIError.circularDependency); then `cell()`
  *                                           (the registry slot's storage, or resolveScoped's
  *                                           closure: the scope instance's current cell)
- * label LOOP (one atomic step = SlotLock)   Container.resolveShared's `while true` under the
+ * label LOOP (one atomic step = WordLock)   Container.resolveShared's `while true` under the
  *                                           slot lock: cached value -> return it; storage
  *                                           abandoned -> ask `cell()` again; no ticket -> this
  *                                           thread builds; else wait for `storage.ticket`
@@ -28,7 +28,7 @@
  *                                           locked by the owner before the ticket is published
  *                                           (priority donation to the owner)
  * built/value/ticket/abandoned[c]           InstanceStorage: cached(as:) / store, `ticket`,
- *                                           `isAbandoned`; guarded by the SlotLock (the scope
+ *                                           `isAbandoned`; guarded by the WordLock (the scope
  *                                           instance's lock for scoped cells)
  * M, lockM / unlockM                        BuildCoordinator's `mutex` (Locked<[thread: ticket]>)
  * waits[t], waiters[k], finished[k]         BuildCoordinator's `waits` dictionary,
@@ -45,7 +45,7 @@
  *                                           dependency list, in order), pop
  * label COMPLETE                            resolveShared after the factory (returned or threw):
  *                                           BuildCoordinator.finish(_:_:) -- under M: `change`
- *                                           (under the SlotLock: store unless abandoned, clear
+ *                                           (under the WordLock: store unless abandoned, clear
  *                                           the ticket), k.finished = true, remove every
  *                                           waiter's edge; then BuildTicket.releaseGate()
  * proctype Reset                            Container.reset() / re-registration: the instance's
@@ -122,7 +122,7 @@ bool reach[MAXI * MAXI];          /* transitive closure of deps                 
 bool failCfg;                     /* some factory may fail (retries are expected)              */
 bool cycleCfg;                    /* the dependency graph has a cycle                          */
 
-/* ---- cells (guarded by the cell's SlotLock: atomic steps) --------------------------------- */
+/* ---- cells (guarded by the cell's WordLock: atomic steps) --------------------------------- */
 byte cur[MAXI];                   /* the instance's current cell (registry slot / scope inst.)  */
 bool built[NCELLS];
 byte value[NCELLS];               /* the build stored: the id of the ticket that built it      */
@@ -202,7 +202,7 @@ CALL:   /* resolve(t, inst) -- Container.resolveShared */
     fi;
     c = cur[inst];                                 /* the cell: registry slot / scope instance */
 
-LOOP:   /* 2. under the cell's SlotLock */
+LOOP:   /* 2. under the cell's WordLock */
     atomic {
         if
         :: built[c] -> r = value[c]; goto RETVAL   /* built: return the instance            */
@@ -319,7 +319,7 @@ COMPLETE:   /* the factory returned (ok) or threw (!ok); BuildCoordinator.finish
     };
     lockM(t);
     atomic {
-        /* `change`, under the cell's SlotLock */
+        /* `change`, under the cell's WordLock */
         if
         :: ok && !abandoned[c] ->
             assert(!built[c]);                     /* P3: never overwritten                  */

@@ -17,7 +17,7 @@
 public final class ScopeInstance: @unchecked Sendable {
     /// The scope this is an instance of.
     public let scope: Scope
-    @usableFromInline let lock = SlotLock()
+    @usableFromInline let lock = WordLock()
     /// Instance cells by registration key (guarded by `lock`): at most one per key, so replacing a
     /// registration never leaves a scope instance holding the replaced one's instances.
     var cells: [CellKey: InstanceCell] = [:]

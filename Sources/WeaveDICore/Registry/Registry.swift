@@ -16,7 +16,7 @@ package final class Registry: @unchecked Sendable {
     /// Held only for table and arena bookkeeping and the slot update (never while a factory
     /// runs), so the slot lock's spin-then-yield suits it: `NSLock` costs dynamic calls on both
     /// sides of every registration.
-    private let writeLock = SlotLock()
+    private let writeLock = WordLock()
     // The fields below are guarded by `writeLock`, so exclusivity is not checked at run time.
     /// Every table ever published; old ones stay alive for readers that may still probe them.
     @exclusivity(unchecked) private var tables: [SlotTable]

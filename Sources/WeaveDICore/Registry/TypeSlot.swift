@@ -35,10 +35,10 @@ struct SlotStorage {
     /// registrations) and returns its storage.
     static func initialize(slot: UnsafeMutableRawPointer, id: UInt) -> UnsafeMutablePointer<SlotStorage> {
         assert(
-            MemoryLayout<SlotLock.Word>.size <= 8 && headerSize + MemoryLayout<SlotStorage>.size <= stride,
+            MemoryLayout<WordLock.Word>.size <= 8 && headerSize + MemoryLayout<SlotStorage>.size <= stride,
             "a slot must fit its cache line")
         let storage = (slot + headerSize).bindMemory(to: SlotStorage.self, capacity: 1)
-        SlotLock.prepare((slot + headerSize + lockOffset).bindMemory(to: SlotLock.Word.self, capacity: 1))
+        WordLock.prepare((slot + headerSize + lockOffset).bindMemory(to: WordLock.Word.self, capacity: 1))
         (slot + headerSize + idOffset).bindMemory(to: UInt.self, capacity: 1).initialize(to: id)
         storage.initialize(to: SlotStorage())
         return storage
@@ -86,10 +86,10 @@ package struct TypeSlot {
 
     /// The slot's lock; its word starts the slot's cache line.
     @inlinable
-    package var lock: SlotLock {
-        SlotLock(
+    package var lock: WordLock {
+        WordLock(
             word: (UnsafeMutableRawPointer(storage) + SlotStorage.lockOffset).assumingMemoryBound(
-                to: SlotLock.Word.self))
+                to: WordLock.Word.self))
     }
 
     /// Finds the registration for `name` and counts one resolution of it; call with the lock held

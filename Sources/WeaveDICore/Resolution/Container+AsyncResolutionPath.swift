@@ -95,7 +95,7 @@ extension Container {
     /// The shared instance in the storage `cell()` names, built once: the synchronous
     /// `resolveShared` protocol with a task's ticket, whose waiters suspend.
     func resolveSharedAsync<T, Cell: InstanceStorage>(
-        _ record: AsyncRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, SlotLock)
+        _ record: AsyncRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, WordLock)
     ) async throws -> T {
         let top = AsyncResolutionPath.top
         let task = AsyncResolutionPath.currentTask()
@@ -149,13 +149,13 @@ extension Container {
     /// A custom-scope async registration, in the scope instance that applies (as
     /// ``resolveScoped(_:key:slotLock:requester:)`` chooses it).
     func resolveScopedAsync<T>(
-        _ record: AsyncRecord, key: RegistryKey, slotLock: SlotLock,
+        _ record: AsyncRecord, key: RegistryKey, slotLock: WordLock,
         requester: Container
     ) async throws -> T {
         let slot = UInt(bitPattern: slotLock.word)
         var instance = try scopeInstance(for: record, requester: requester, previous: nil)
         defer { withExtendedLifetime(instance) {} }
-        return try await resolveSharedAsync(record, key: key) { () throws(DIError) -> (InstanceCell, SlotLock) in
+        return try await resolveSharedAsync(record, key: key) { () throws(DIError) -> (InstanceCell, WordLock) in
             var released: InstanceCell?
             while true {
                 instance.lock.lock()

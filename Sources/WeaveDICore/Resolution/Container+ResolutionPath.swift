@@ -116,7 +116,7 @@ extension Container {
     /// Resolves `record` (retained by the caller) outside any lock; `lock` is its slot's lock.
     @inlinable @inline(__always)
     func resolve<T>(
-        record: RegistrationRecord, key: RegistryKey, lock: SlotLock, type: T.Type,
+        record: RegistrationRecord, key: RegistryKey, lock: WordLock, type: T.Type,
         requester: Container?
     ) throws(DIError) -> T {
         switch record.scopeTag {
@@ -254,7 +254,7 @@ extension Container {
     /// scope instance ends (it throws when the resolution cannot go on).
     @usableFromInline
     func resolveShared<T, Cell: InstanceStorage>(
-        _ record: RegistrationRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, SlotLock)
+        _ record: RegistrationRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, WordLock)
     ) throws(DIError) -> T {
         let threadStack = ThreadStack.current
         let stack = threadStack.object
@@ -312,7 +312,7 @@ extension Container {
     /// instance of the scope.
     @usableFromInline
     func resolveScoped<T>(
-        _ record: RegistrationRecord, key: RegistryKey, slotLock: SlotLock,
+        _ record: RegistrationRecord, key: RegistryKey, slotLock: WordLock,
         requester: Container
     ) throws(DIError) -> T {
         // A custom-scope tag means the record is a `ScopedRecord`.
@@ -322,7 +322,7 @@ extension Container {
         // (`instance` is always the one whose lock was handed out last).
         var instance = try scopeInstance(for: scoped, requester: requester, previous: nil)
         defer { withExtendedLifetime(instance) {} }
-        return try resolveShared(record, key: key) { () throws(DIError) -> (InstanceCell, SlotLock) in
+        return try resolveShared(record, key: key) { () throws(DIError) -> (InstanceCell, WordLock) in
             // Called first, and again if the instance ended while this thread waited.
             var released: InstanceCell?
             while true {

@@ -8,7 +8,8 @@ import CWeaveDIShims
     import Musl
 #endif
 
-/// A tiny lock guarding one registry slot (or one scope instance).
+/// A lock that is one word, kept wherever its owner puts it: each registry slot's lock (in the
+/// slot's cache line), each scope instance's, and the registry's write lock.
 ///
 /// Critical sections under it are a handful of loads and stores; factories never run while it is
 /// held. On Apple platforms it is `os_unfair_lock`; elsewhere a word taken with one inlined
@@ -22,11 +23,11 @@ import CWeaveDIShims
 /// store follows a compiler barrier the optimizer treats the same way. Taking the lock needs no
 /// such care: nothing read under it can be retained before it.
 ///
-/// `SlotLock` is a pointer to the lock word, so the word can live wherever its owner keeps it:
+/// `WordLock` is a pointer to the lock word, so the word can live wherever its owner keeps it:
 /// registry slots keep it in their arena storage (no allocation per registration), scope
 /// instances allocate one with ``init()``.
 @usableFromInline
-package struct SlotLock: @unchecked Sendable {
+package struct WordLock: @unchecked Sendable {
     #if canImport(Darwin)
         @usableFromInline typealias Word = os_unfair_lock
     #else
@@ -42,7 +43,7 @@ package struct SlotLock: @unchecked Sendable {
     /// A lock with a word of its own; release it with ``deallocate()``.
     init() {
         word = .allocate(capacity: 1)
-        SlotLock.prepare(word)
+        WordLock.prepare(word)
     }
 
     /// Initializes the (uninitialized or trivially initialized) word at `word` as unlocked.
