@@ -38,7 +38,7 @@ if async_only:
 
 latest = (root / "Benchmarks/results/latest.md").read_text().strip()
 # A full run's async section is published on its own, above.
-latest = latest.split("\nAsync factories (issue 14):")[0].strip()
+latest = latest.split("\nAsync factories:")[0].strip()
 lines = latest.splitlines()
 
 

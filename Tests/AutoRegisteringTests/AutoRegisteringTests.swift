@@ -5,7 +5,7 @@ import WeaveDITestSupport
 @testable import WeaveDI
 @testable import WeaveDICore
 
-// Seed 002's multi-module wiring: module A declares an optional key, the app fills it in.
+// The Factory multi-module article's wiring: module A declares an optional key, the app fills it in.
 public protocol AccountLoading {
     func load() -> [String]
 }
@@ -83,7 +83,7 @@ extension Container: AutoRegistering {
     }
 }
 
-/// Seed 002's view model: reads the loader in its initializer, i.e. during a property initializer
+/// The Factory multi-module article's view model: reads the loader in its initializer, i.e. during a property initializer
 /// of whatever holds it.
 final class AccountsViewModel {
     @Injected(Container.accountLoader) var loader
@@ -94,7 +94,7 @@ final class AccountsViewModel {
     }
 }
 
-/// Seed 002's app: the view model is created by a property initializer, before any setup code.
+/// The Factory multi-module article's app: the view model is created by a property initializer, before any setup code.
 struct AccountingApp {
     let viewModel = AccountsViewModel()
 }

@@ -3,7 +3,7 @@
 import Testing
 import WeaveDI
 
-// MARK: Seed 003: InjectedKey conformances with stored `static var`s
+// MARK: Multi-Module Projects guide: InjectedKey conformances with stored `static var`s
 
 public protocol APIClient {
     func request(_ path: String) -> String
@@ -72,7 +72,7 @@ public final class UserService {
     }
 }
 
-// MARK: Seed 001 / 004: @Inject and @RequiredInject in plain classes
+// MARK: Advanced Patterns and Practical Usage guides: @Inject and @RequiredInject in plain classes
 
 protocol Logger {
     func info(_ message: String)
@@ -106,7 +106,7 @@ class UserViewModel {
     }
 }
 
-// MARK: Seed 002: Factory keys of non-Sendable protocols
+// MARK: The Factory multi-module article: Factory keys of non-Sendable protocols
 
 public protocol AccountLoading {
     func load() -> [String]

@@ -5,7 +5,7 @@ import WeaveDI
 // Call shapes copied from the seeds (with only the fixes a user must make to invalid Swift),
 // so a change that breaks seed code breaks this build.
 
-// Seed 001: generic repository registered under a parameterized protocol.
+// The Advanced Patterns guide: generic repository registered under a parameterized protocol.
 struct SeedUser: Codable { let id: String }
 protocol SeedRepository<Entity> {
     associatedtype Entity: Codable
@@ -16,7 +16,7 @@ final class CoreDataRepository<T: Codable>: SeedRepository {
     func fetchAll() async throws -> [T] { [] }
 }
 
-// Seed 001: decorator chain.
+// The Advanced Patterns guide: decorator chain.
 protocol SeedOrderService: Sendable { func process() -> String }
 final class BasicOrderService: SeedOrderService { func process() -> String { "basic" } }
 final class LoggingOrderService: SeedOrderService {
@@ -25,7 +25,7 @@ final class LoggingOrderService: SeedOrderService {
     func process() -> String { "logged(\(decorated.process()))" }
 }
 
-// Seed 004: the app's own scope enum and a UnifiedDI extension built on `register(_:factory:)`.
+// The Practical Usage guide: the app's own scope enum and a UnifiedDI extension built on `register(_:factory:)`.
 enum DependencyScope { case request, session, instance }
 extension UnifiedDI {
     static func registerScoped<T: Sendable>(
@@ -43,7 +43,7 @@ extension UnifiedDI {
     }
 }
 
-// Seed 000: critical services checked through `[Any.Type]`.
+// The Module Factory guide: critical services checked through `[Any.Type]`.
 enum InitializationError: LocalizedError {
     case criticalServiceMissing(String)
 }
@@ -130,7 +130,7 @@ struct SeedShapesTests {
             },
         ]
         for token in tokens { token.cancel() }
-        // `UnifiedRegistry.shared.enableOptimization()` (seed 001) is exercised in a child process
+        // `UnifiedRegistry.shared.enableOptimization()` (the Advanced Patterns guide) is exercised in a child process
         // by RegistrationTests: the switch is process-wide.
     }
 }

@@ -2,7 +2,7 @@ import AllocationCounter
 import Foundation
 import WeaveDI
 
-// Async factories (issue 14): `registerAsync` / `resolveAsync` against the hand-written code they
+// Async factories: `registerAsync` / `resolveAsync` against the hand-written code they
 // replace, timed the way the synchronous cases are (calibrated rounds of about
 // `settings.roundNanoseconds`, every contestant of a case once per round in rotating order,
 // medians) but from a nonisolated async context: these functions are not isolated to any actor,
@@ -330,7 +330,7 @@ enum AsyncCases {
     /// The async section of the results: one table, empty when no async case ran.
     static func markdown(_ r: AsyncResults) -> String {
         guard !r.cases.isEmpty else { return "" }
-        var out = "Async factories (issue 14): `resolveAsync` from a nonisolated async context (no actor hops), "
+        var out = "Async factories: `resolveAsync` from a nonisolated async context (no actor hops), "
         out += "median ns per operation, contestants interleaved; allocations per operation from a separate pass. "
         out += "The hand-written contestant awaits a stored, finished `Task`'s `.value` (singleton), calls the async "
         out += "initializer (transient), and has 1 000 tasks await one `Task`'s `.value` (waiters). In the waiter case "

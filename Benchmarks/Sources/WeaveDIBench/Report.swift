@@ -1,6 +1,6 @@
 import Foundation
 
-/// One goal of issue 6, checked against this run's numbers.
+/// One performance goal, checked against this run's numbers.
 struct GoalCheck: Codable, Sendable {
     var goal: String
     /// The measured ratio (or value) for WeaveDI in default mode and optimized mode.
@@ -163,7 +163,7 @@ enum Report {
                 "| \(name) | \(format(s.oneThreadNanoseconds)) | \(format(s.differentTypesRatio))× | \(format(s.sameTypeRatio))× |\n"
         }
 
-        out += "\nGoals (issue 6):\n\n"
+        out += "\nGoals:\n\n"
         out += "| Goal | Target | WeaveDI | met | WeaveDI optimized | met |\n"
         out += "| --- | --- | --- | --- | --- | --- |\n"
         for g in goals {

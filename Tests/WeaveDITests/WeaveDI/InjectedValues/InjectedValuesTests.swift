@@ -5,7 +5,7 @@ import WeaveDITestSupport
 @testable import WeaveDI
 @testable import WeaveDICore
 
-// Seed 003's shapes: non-Sendable protocols behind InjectedKey, read with @Injected.
+// The Multi-Module Projects guide's shapes: non-Sendable protocols behind InjectedKey, read with @Injected.
 protocol InjectedAPIClient {
     var tag: String { get }
 }
@@ -308,7 +308,9 @@ struct InjectedValuesTests {
         #expect(orderLoadCalled)
     }
 
-    @Test("seed 003's integration test: the update closure hands a mock a closure that changes a local")
+    @Test(
+        "the Multi-Module Projects guide's integration test: the update closure hands a mock a closure that changes a local"
+    )
     @MainActor
     func seedIntegrationShape() async {
         var orderLoadCalled = false

@@ -5,7 +5,7 @@ import WeaveDITestSupport
 @testable import WeaveDI
 @testable import WeaveDICore
 
-// Seed 002's shapes: a non-Sendable protocol and an optional key with a nil default.
+// The Factory multi-module article's shapes: a non-Sendable protocol and an optional key with a nil default.
 public protocol AccountLoading {
     func load() -> [String]
 }
@@ -50,7 +50,7 @@ private final class TemporaryProcessor: Sendable {
 private protocol NotRegisteredProcessor {}
 
 private final class ProcessingService {
-    // Seed 001: a new instance for each read.
+    // The Advanced Patterns guide: a new instance for each read.
     @Factory private var temporaryProcessor: TemporaryProcessor
     @Factory("fast") var fastProcessor: TemporaryProcessor
 
@@ -66,7 +66,7 @@ private final class MainActorProcessingService {
     @Factory var processor: TemporaryProcessor
 }
 
-/// Seed 002's Resolver-style view model.
+/// The Factory multi-module article's Resolver-style view model.
 private final class ResolverStyleViewModel {
     @Injected var loader: AccountLoading
     @Injected("backup") var backupLoader: AccountLoading

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import WeaveDI
 
-// Seed 001 declares its own HealthCheckable and HealthStatus in the app. Declarations in the
+// The Advanced Patterns guide declares its own HealthCheckable and HealthStatus in the app. Declarations in the
 // app's module hide WeaveDI's there, so the seed compiles unchanged next to `import WeaveDI`.
 // (fileprivate here only so the rest of the test target keeps WeaveDI's.)
 private protocol HealthCheckable {
@@ -21,7 +21,7 @@ private final class SeedDatabase: SeedDatabaseService, HealthCheckable {
     func healthCheck() async -> HealthStatus { .degraded(reason: "replica lag") }
 }
 
-/// Seed 001's `HealthMonitorService`, resolving through the shared container.
+/// The Advanced Patterns guide's `HealthMonitorService`, resolving through the shared container.
 private final class SeedHealthMonitorService {
     private var databaseService: SeedDatabaseService? { UnifiedDI.resolve(SeedDatabaseService.self) }
 
@@ -33,7 +33,7 @@ private final class SeedHealthMonitorService {
     }
 }
 
-/// Seed 001's `ProductionMonitoring.setupMonitoring()`, compiled as written.
+/// The Advanced Patterns guide's `ProductionMonitoring.setupMonitoring()`, compiled as written.
 private enum SeedProductionMonitoring {
     static func setupMonitoring() {
         UnifiedDI.onSlowResolution { serviceName, duration in
@@ -50,7 +50,7 @@ private enum SeedProductionMonitoring {
     }
 }
 
-/// Seed 000's `verifyCriticalDependencies`, with `verifyOrThrow` doing the loop.
+/// The Module Factory guide's `verifyCriticalDependencies`, with `verifyOrThrow` doing the loop.
 private func verifyCriticalDependencies() throws {
     let criticalServices: [Any.Type] = [SeedDatabaseService.self]
     try WeaveDI.Container.shared.verifyOrThrow(criticalServices)

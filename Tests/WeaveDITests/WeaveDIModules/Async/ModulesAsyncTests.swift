@@ -55,7 +55,7 @@ private enum AsyncModuleError: LocalizedError {
     }
 }
 
-/// The seed's "Async Module Factory", using the library's `withTimeout` / `withRetry`.
+/// The Module Factory guide's "Async Module Factory", using the library's `withTimeout` / `withRetry`.
 private struct AsyncModuleFactory: Sendable {
     let timeout: TimeInterval
     let configService: SlowRemoteConfigService
@@ -114,7 +114,7 @@ fileprivate actor Barrier {
 
 @Suite("Modules: async modules, timeout and retry")
 struct ModulesAsyncTests {
-    @Test("the seed's async factory: one module fails, it is reported, the rest register")
+    @Test("the guide's async factory: one module fails, it is reported, the rest register")
     func asyncFactoryWithOneFailure() async throws {
         let factory = AsyncModuleFactory(
             timeout: 0.05, configService: SlowRemoteConfigService(), databaseManager: DatabaseManager(failures: 2))

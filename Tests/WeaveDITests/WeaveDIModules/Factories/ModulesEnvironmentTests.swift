@@ -36,7 +36,7 @@ private struct PostgreSQLDatabaseService: DatabaseService { let connection: Stri
 private protocol AnalyticsService {}
 private struct ConsoleAnalyticsService: AnalyticsService {}
 
-/// The seed's `EnvironmentModuleFactory`, unchanged except for copying what the definitions capture
+/// The Module Factory guide's `EnvironmentModuleFactory`, unchanged except for copying what the definitions capture
 /// into locals (a mutating method may not capture `self` in an escaping closure).
 private struct EnvironmentModuleFactory: ModuleFactory {
     var registerModule = RegisterModule()

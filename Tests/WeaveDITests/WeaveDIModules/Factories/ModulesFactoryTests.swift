@@ -4,7 +4,7 @@ import Testing
 @testable import WeaveDI
 @testable import WeaveDIModules
 
-// Seed 000 shapes: protocols and implementations the factories register (fileprivate so other test
+// Module Factory guide shapes: protocols and implementations the factories register (fileprivate so other test
 // files may use the same names).
 
 private final class BuildCounter: @unchecked Sendable {
@@ -29,7 +29,7 @@ private struct ConsoleLogger: Logger {}
 private protocol CacheService {}
 private struct MemoryCache: CacheService {}
 
-// Deliberately not Sendable: seed apps use plain protocols.
+// Deliberately not Sendable: the guides' apps use plain protocols.
 private protocol UserRepository { var database: DatabaseService { get } }
 private final class UserRepositoryImpl: UserRepository {
     let database: DatabaseService
@@ -71,9 +71,9 @@ private final class PostgreSQLDatabaseService: DatabaseService {}
 
 private struct FlakyError: Error, Equatable { let code: Int }
 
-// MARK: - Factories in the seed's own shapes
+// MARK: - Factories in the guide's own shapes
 
-/// Seed "Simple Module Factory", with the one fix the seed needs (copy `registerModule` into a local).
+/// The guide's "Simple Module Factory", with the one fix the guide's code needs (copy `registerModule` into a local).
 private struct SeedRepositoryModuleFactory: ModuleFactory {
     var registerModule = RegisterModule()
     var definitions: [@Sendable () -> Module] = []
@@ -103,7 +103,7 @@ private struct SeedRepositoryModuleFactory: ModuleFactory {
     }
 }
 
-/// Seed "Custom Specialized Factories": an infrastructure factory configured per environment.
+/// The guide's "Custom Specialized Factories": an infrastructure factory configured per environment.
 private struct InfrastructureModuleFactory: ModuleFactory {
     var registerModule = RegisterModule()
     var definitions: [@Sendable () -> Module] = []
@@ -136,7 +136,7 @@ private struct InfrastructureModuleFactory: ModuleFactory {
     }
 }
 
-/// Seed "UseCase Factory with Repository Dependencies" on the built-in factory, extended by the app.
+/// The guide's "UseCase Factory with Repository Dependencies" on the built-in factory, extended by the app.
 extension UseCaseModuleFactory {
     fileprivate mutating func setup(counter: BuildCounter) {
         definitions.append(
@@ -161,7 +161,7 @@ extension UseCaseModuleFactory {
     }
 }
 
-/// The seed's `extension RepositoryModuleFactory { mutating func setup() }` on the built-in type.
+/// The guide's `extension RepositoryModuleFactory { mutating func setup() }` on the built-in type.
 extension RepositoryModuleFactory {
     fileprivate mutating func setup() {
         let registerModule = self.registerModule
@@ -171,7 +171,7 @@ extension RepositoryModuleFactory {
     }
 }
 
-/// Seed "Enhanced Factory with Error Handling": a multi-statement factory that recovers.
+/// The guide's "Enhanced Factory with Error Handling": a multi-statement factory that recovers.
 private struct SafeRepositoryModuleFactory: ModuleFactory {
     var registerModule = RegisterModule()
     var definitions: [@Sendable () -> Module] = []
@@ -198,7 +198,7 @@ private enum ModuleError: Error {
     case invalidModule(String)
 }
 
-/// Seed "Advanced Registration with Validation".
+/// The guide's "Advanced Registration with Validation".
 private func validateModules(_ modules: [Module]) throws {
     guard !modules.isEmpty else {
         throw ModuleError.noModulesFound
@@ -242,7 +242,7 @@ struct ModulesFactoryTests {
         #expect(!empty.isValid)
     }
 
-    @Test("seed repository and infrastructure factories register and resolve through Container.shared")
+    @Test("the guide's repository and infrastructure factories register and resolve through Container.shared")
     func seedRepositoryAndInfrastructureFactories() async {
         var infrastructure = InfrastructureModuleFactory()
         infrastructure.setup(for: .staging, config: AppConfiguration(stagingDBPath: "/tmp/staging.db"))

@@ -61,7 +61,7 @@ private func resolvedIndex(_ module: Module, in container: Container) -> Int? {
     (container.resolve(module.type) as? Indexed)?.index
 }
 
-/// App factories the seed's manager holds as fields (infrastructure, presentation).
+/// App factories the Module Factory guide's manager holds as fields (infrastructure, presentation).
 private struct InfrastructureModuleFactory: ModuleFactory {
     var registerModule = RegisterModule()
     var definitions: [@Sendable () -> Module] = []
@@ -130,7 +130,7 @@ extension ModuleFactoryManager {
 
 @Suite("Modules: ModuleFactoryManager")
 struct ModulesManagerTests {
-    @Test("the seed flow: set up, registerAll, resolve through every layer, statistics")
+    @Test("the Module Factory guide's flow: set up, registerAll, resolve through every layer, statistics")
     func seedFlow() async throws {
         var manager = ModuleFactoryManager()
         manager.setupAllFactoriesByHand()

@@ -31,7 +31,7 @@ private struct OrderServiceImpl: OrderService { let users: UserService }
 private protocol NetworkClient {}
 private struct URLSessionClient: NetworkClient {}
 
-// MARK: - Seed 001 feature modules
+// MARK: - The Advanced Patterns guide's feature modules
 
 private struct CoreFeatureModule: FeatureModule {
     static let name = "Seed.CoreFeature"
