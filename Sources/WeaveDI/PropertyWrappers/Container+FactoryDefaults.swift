@@ -63,33 +63,6 @@ extension Container {
             throw error
         }
     }
-
-    /// Whether this container or a parent ever held a registration under `keyID` (a slot, once
-    /// made, stays). `false` proves a lookup would miss, without the cost of the miss.
-    @inlinable
-    func hasSlot(forKeyID keyID: UInt) -> Bool {
-        var container: Container? = self
-        while let current = container {
-            if current.registry.slot(for: keyID) != nil { return true }
-            container = current.parent
-        }
-        return false
-    }
-
-    /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
-    /// replaces nor reports a duplicate: racing callers install one record between them.
-    @usableFromInline
-    func storeIfAbsent<T>(
-        key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T
-    ) {
-        registry.withSlotForWriting(id: key.id) { slot, sequence in
-            guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
-            // Made outside the slot lock (an allocation); the write lock keeps other writers out.
-            let record = makeRecord(
-                scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
-            slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
-        }
-    }
 }
 
 /// The miss the installed scoped default of which key last threw on the current thread (see

@@ -139,6 +139,38 @@ extension Container {
         return true
     }
 
+    /// Whether this container or a parent ever held a registration under `keyID` (a slot, once
+    /// made, stays). `false` proves a lookup would miss, without the cost of the miss.
+    @inlinable
+    package func hasSlot(forKeyID keyID: UInt) -> Bool {
+        var container: Container? = self
+        while let current = container {
+            if current.registry.slot(for: keyID) != nil { return true }
+            container = current.parent
+        }
+        return false
+    }
+
+    /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
+    /// replaces nor reports a duplicate: racing callers install one record between them.
+    package func storeIfAbsent<T>(
+        key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T
+    ) {
+        registry.withSlotForWriting(id: key.id) { slot, sequence in
+            guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
+            // Made outside the slot lock (an allocation); the write lock keeps other writers out.
+            let record = makeRecord(
+                scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
+            slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
+        }
+    }
+
+    /// Where the registration under `key` in this container itself (not a parent) was made, if any.
+    package func ownRegistrationSite(of key: RegistryKey) -> RegistrationSite? {
+        guard let slot = registry.slot(for: key.id) else { return nil }
+        return slot.lock.withLock { slot.record(named: key.name)?.site }
+    }
+
     /// A replaced or removed custom-scope registration's instances leave the container's current
     /// scope instances now (a scope instance bound with `withScope` drops its one at its next
     /// resolution of the key, or when it ends).

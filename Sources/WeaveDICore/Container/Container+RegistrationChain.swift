@@ -30,6 +30,38 @@ extension Container {
     }
 }
 
+extension Container {
+    /// Adds a copy of each of `registrations` with nothing built yet (a validation sandbox's
+    /// registrations). The keys are unique and this container starts empty: nothing is replaced.
+    package func addFreshCopies(of registrations: [ChainedRegistration]) {
+        for registration in registrations {
+            registry.withSlotForWriting(id: registration.key.id) { slot, sequence in
+                let copy = registration.record.freshCopy()
+                _ = slot.lock.withLock { slot.setRecord(copy, named: registration.key.name, sequence: sequence) }
+            }
+        }
+    }
+
+    /// Each registration here (not in parents) with the resolutions it has served.
+    package func resolutionCounts() -> [(key: RegistryKey, record: RegistrationRecord, resolutions: Int)] {
+        var counts: [(key: RegistryKey, record: RegistrationRecord, resolutions: Int)] = []
+        registry.forEachSlot { slot in
+            let counted = slot.lock.withLock { slot.allRecords.map { ($0, slot.resolutions(of: $0)) } }
+            for (record, count) in counted {
+                counts.append((RegistryKey(rawID: slot.id, name: record.name), record, count))
+            }
+        }
+        return counts
+    }
+
+    /// Sets every registration's resolution count back to zero.
+    package func resetResolutionCounts() {
+        registry.forEachSlot { slot in
+            slot.lock.withLock { slot.resetResolutionCounts() }
+        }
+    }
+}
+
 extension ChainedRegistration {
     /// Resolves this registration in its owner, counted like any resolution (Factory-key
     /// registrations included, which have no type to resolve by).

@@ -16,7 +16,7 @@ import Foundation
 /// let repository = WeaveDI.Container.shared.resolve(UserRepository.self)
 /// ```
 public final class Container: @unchecked Sendable {
-    @usableFromInline package let registry: Registry
+    @usableFromInline let registry: Registry
     /// The registry's current-table pointer, kept here too so the resolution path reaches the
     /// table in one load fewer (each is a step of a dependent chain on every resolution).
     @usableFromInline let currentTable: UnsafeAtomic<Unmanaged<SlotTable>>

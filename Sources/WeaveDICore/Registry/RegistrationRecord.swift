@@ -72,7 +72,7 @@ package class RegistrationRecord: @unchecked Sendable {
     package final var isAsync: Bool { scopeTag == .asyncFactory }
 
     /// A copy of this registration with no cached instance, for sandboxed validation.
-    package func freshCopy() -> RegistrationRecord {
+    func freshCopy() -> RegistrationRecord {
         makeRecord(
             scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
             type: type, factory: factory)

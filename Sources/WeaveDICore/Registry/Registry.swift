@@ -11,7 +11,7 @@ import Foundation
 /// Slots live in an arena of chunks owned by the registry and are freed only with it, so readers
 /// use them without reference counting and a registration allocates nothing for its slot.
 @usableFromInline
-package final class Registry: @unchecked Sendable {
+final class Registry: @unchecked Sendable {
     @usableFromInline let current: UnsafeAtomic<Unmanaged<SlotTable>>
     /// Held only for table and arena bookkeeping and the slot update (never while a factory
     /// runs), so the slot lock's spin-then-yield suits it: `NSLock` costs dynamic calls on both
@@ -50,7 +50,7 @@ package final class Registry: @unchecked Sendable {
     }
 
     @inlinable @inline(__always)
-    package func slot(for id: UInt) -> TypeSlot? {
+    func slot(for id: UInt) -> TypeSlot? {
         current.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.find(id) }
     }
 
@@ -75,7 +75,7 @@ package final class Registry: @unchecked Sendable {
     /// Runs `body` with the write lock held and the slot for `id`, creating it when missing.
     /// `sequence` numbers the write (unique in this registry; registration order). A new slot
     /// is published after `body` fills it, so readers never see it empty.
-    package func withSlotForWriting<R>(id: UInt, _ body: (TypeSlot, _ sequence: Int) throws -> R) rethrows -> R {
+    func withSlotForWriting<R>(id: UInt, _ body: (TypeSlot, _ sequence: Int) throws -> R) rethrows -> R {
         writeLock.lock()
         defer { writeLock.unlock() }
         sequence += 1
@@ -98,7 +98,7 @@ package final class Registry: @unchecked Sendable {
     }
 
     /// Runs `body` over every slot with the write lock held.
-    package func forEachSlot(_ body: (TypeSlot) throws -> Void) rethrows {
+    func forEachSlot(_ body: (TypeSlot) throws -> Void) rethrows {
         writeLock.lock()
         defer { writeLock.unlock() }
         try current.load(ordering: .relaxed)._withUnsafeGuaranteedRef { try $0.forEach(body) }

@@ -74,7 +74,7 @@ struct NamedRegistration {
 /// using one costs no reference counting. Slots are allocated in chunks (no allocation of its own
 /// per registered type), which is what keeps a registration to one allocation: its record.
 @usableFromInline
-package struct TypeSlot {
+struct TypeSlot {
     @usableFromInline let storage: UnsafeMutablePointer<SlotStorage>
 
     @inlinable @inline(__always)
@@ -82,11 +82,11 @@ package struct TypeSlot {
 
     /// The registry key id the slot serves (immutable, so read without the lock).
     @inlinable
-    package var id: UInt { UnsafeRawPointer(storage).load(fromByteOffset: SlotStorage.idOffset, as: UInt.self) }
+    var id: UInt { UnsafeRawPointer(storage).load(fromByteOffset: SlotStorage.idOffset, as: UInt.self) }
 
     /// The slot's lock; its word starts the slot's cache line.
     @inlinable
-    package var lock: WordLock {
+    var lock: WordLock {
         WordLock(
             word: (UnsafeMutableRawPointer(storage) + SlotStorage.lockOffset).assumingMemoryBound(
                 to: WordLock.Word.self))
@@ -152,7 +152,7 @@ package struct TypeSlot {
 
     /// The registration for `name`; call with the lock held.
     @inlinable
-    package func record(named name: String?) -> RegistrationRecord? {
+    func record(named name: String?) -> RegistrationRecord? {
         lock.assertHeld()
         guard let name else { return storage.pointee.unnamed }
         return findNamed(name, counting: false)?.takeUnretainedValue()
@@ -168,7 +168,7 @@ package struct TypeSlot {
     }
 
     /// How many resolutions `record` (a registration in this slot) served; call with the lock held.
-    package func resolutions(of record: RegistrationRecord) -> Int {
+    func resolutions(of record: RegistrationRecord) -> Int {
         lock.assertHeld()
         if storage.pointee.unnamed === record { return storage.pointee.unnamedResolutions }
         // Found by its name (through the index when there is one), then checked to be this very
@@ -183,7 +183,7 @@ package struct TypeSlot {
     /// Replaces the registration for `name` (or removes it, with `nil`), returning the one it
     /// replaced; call with the lock held. A new registration counts its resolutions from zero;
     /// `sequence` is when it was made (listings are in that order).
-    package func setRecord(_ record: __owned RegistrationRecord?, named name: String?, sequence: Int = 0)
+    func setRecord(_ record: __owned RegistrationRecord?, named name: String?, sequence: Int = 0)
         -> RegistrationRecord?
     {
         lock.assertHeld()
@@ -247,14 +247,14 @@ package struct TypeSlot {
     }
 
     /// Sets every registration's resolution count back to zero; call with the lock held.
-    package func resetResolutionCounts() {
+    func resetResolutionCounts() {
         lock.assertHeld()
         storage.pointee.unnamedResolutions = 0
         for index in storage.pointee.named.indices { storage.pointee.named[index].resolutions = 0 }
     }
 
     /// Every registration in the slot; call with the lock held.
-    package var allRecords: [RegistrationRecord] { allRecordsWithSequence.map(\.record) }
+    var allRecords: [RegistrationRecord] { allRecordsWithSequence.map(\.record) }
 
     /// Every registration in the slot with when it was made; call with the lock held.
     var allRecordsWithSequence: [(record: RegistrationRecord, sequence: Int)] {

@@ -49,13 +49,10 @@ extension Container {
 
     func statisticsByKey() -> [RegistryKey: ResolutionStatistics] {
         var result: [RegistryKey: ResolutionStatistics] = [:]
-        registry.forEachSlot { slot in
-            let counted = slot.lock.withLock { slot.allRecords.map { ($0, slot.resolutions(of: $0)) } }
-            for (record, count) in counted {
-                result[RegistryKey(rawID: slot.id, name: record.name)] = ResolutionStatistics(
-                    typeName: record.displayName, isRegistered: true, resolutions: count, misses: 0,
-                    timedResolutions: 0, totalDuration: 0, slowestDuration: 0)
-            }
+        for (key, record, count) in resolutionCounts() {
+            result[key] = ResolutionStatistics(
+                typeName: record.displayName, isRegistered: true, resolutions: count, misses: 0,
+                timedResolutions: 0, totalDuration: 0, slowestDuration: 0)
         }
         for (key, entry) in statisticsStore.snapshot {
             var stats =
@@ -74,9 +71,7 @@ extension Container {
 
     /// Sets every count and timing back to zero; registrations and instances stay.
     public func resetStatistics() {
-        registry.forEachSlot { slot in
-            slot.lock.withLock { slot.resetResolutionCounts() }
-        }
+        resetResolutionCounts()
         statisticsStore.removeAll()
     }
 }

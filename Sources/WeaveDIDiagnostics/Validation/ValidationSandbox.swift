@@ -22,13 +22,7 @@ final class ValidationSandbox {
         // inside a factory the run needs); the registrations made so far are validated then.
         _ = try? source.ensureAutoRegistered()
         container = Container(sandboxReportingTo: collector)
-        // The keys are unique and the sandbox starts empty: nothing is replaced.
-        for registration in source.chainedRegistrations() {
-            container.registry.withSlotForWriting(id: registration.key.id) { slot, sequence in
-                let copy = registration.record.freshCopy()
-                _ = slot.lock.withLock { slot.setRecord(copy, named: registration.key.name, sequence: sequence) }
-            }
-        }
+        container.addFreshCopies(of: source.chainedRegistrations())
     }
 
     deinit {

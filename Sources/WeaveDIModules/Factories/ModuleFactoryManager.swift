@@ -366,14 +366,6 @@ private struct UnconfiguredLayerFactory: LayerModuleFactory {
     var definitions: [@Sendable () -> Module] = []
 }
 
-extension Container {
-    /// Where the registration under `key` in this container itself (not a parent) was made, if any.
-    func ownRegistrationSite(of key: RegistryKey) -> RegistrationSite? {
-        guard let slot = registry.slot(for: key.id) else { return nil }
-        return slot.lock.withLock { slot.record(named: key.name)?.site }
-    }
-}
-
 /// A factory held by ``ModuleFactoryManager`` with the name and layer it is registered under.
 struct ManagedModuleFactory: Sendable {
     let name: String
