@@ -60,14 +60,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(
-            name: "WeaveDIModules",
-            dependencies: ["WeaveDICore", .product(name: "Atomics", package: "swift-atomics")]
-        ),
-        .target(
-            name: "WeaveDIDiagnostics",
-            dependencies: ["WeaveDICore", .product(name: "Atomics", package: "swift-atomics")]
-        ),
+        .target(name: "WeaveDIModules", dependencies: ["WeaveDICore"]),
+        .target(name: "WeaveDIDiagnostics", dependencies: ["WeaveDICore"]),
         .target(
             name: "WeaveDI",
             dependencies: [
