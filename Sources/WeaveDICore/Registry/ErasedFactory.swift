@@ -10,7 +10,7 @@
 /// context). A closure itself must never be reinterpreted as another function type: generic code
 /// would re-abstract it on the way.
 @usableFromInline
-package struct ErasedFactory: @unchecked Sendable {
+struct ErasedFactory: @unchecked Sendable {
     @usableFromInline let box: FactoryBox<Erased>
 
     /// Erases `factory`.

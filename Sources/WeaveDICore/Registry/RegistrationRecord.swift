@@ -83,7 +83,7 @@ package class RegistrationRecord: @unchecked Sendable {
 ///
 /// Generic only to erase the factory: it makes no generic type's metadata, so unspecialized
 /// callers (registration code is generic in the library) pay no metadata look-up.
-package func makeRecord<T>(
+func makeRecord<T>(
     scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
     factory: @escaping @Sendable () throws -> T
 ) -> RegistrationRecord {
@@ -96,7 +96,7 @@ package func makeRecord<T>(
 /// matching subclass otherwise. Inlined into the registration path: as a call, passing its
 /// arguments cost a retain and a release each (measured: 3% of a registration).
 @inline(__always)
-package func makeRecord(
+func makeRecord(
     scope: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type],
     type: Any.Type, factory: ErasedFactory
 ) -> RegistrationRecord {
