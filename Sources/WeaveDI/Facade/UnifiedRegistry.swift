@@ -23,9 +23,4 @@ public final class UnifiedRegistry: Sendable {
     public func disableOptimization() {
         runtimeFlags.graphRecordingOff.store(false, ordering: .relaxed)
     }
-
-    /// Whether ``enableOptimization()`` is in effect.
-    var isOptimizationEnabled: Bool {
-        runtimeFlags.graphRecordingOff.load(ordering: .relaxed)
-    }
 }

@@ -68,9 +68,6 @@ public struct InjectedValues: Sendable {
     /// destroyed: a `ManagedAtomic` load from inlined client code costs a retain and a release.)
     @inlinable static var overridesUsed: UnsafeAtomic<Bool> { InjectedDefaults.readPath.overridesUsed }
 
-    /// The context whose values the defaults are: test, preview or live.
-    static var context: Context { Context.current }
-
     @TaskLocal @usableFromInline static var bound = InjectedValues()
 
     /// Called before binding an override, so ``current`` starts reading the task-local.

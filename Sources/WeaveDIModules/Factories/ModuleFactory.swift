@@ -133,18 +133,6 @@ public struct ScopeModuleFactory: ModuleFactory, Sendable {
 
     /// A maker whose modules default to ``scope``.
     public var registerModule: RegisterModule { RegisterModule(defaultScope: scope) }
-
-    /// A module for `type` living in ``scope``: one instance per scope instance, built on first
-    /// resolution within it.
-    func makeScopedModule<T>(
-        _ type: T.Type,
-        name: String? = nil,
-        file: String = #fileID,
-        line: Int = #line,
-        factory: @escaping @Sendable () throws -> T
-    ) -> Module {
-        Module(type, name: name, scope: scope, file: file, line: line, factory: factory)
-    }
 }
 
 /// A ``ModuleFactory`` that can be made empty, with `init()`, so that ``ModuleFactoryManager`` can

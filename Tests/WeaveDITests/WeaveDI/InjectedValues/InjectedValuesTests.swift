@@ -130,7 +130,7 @@ private struct Failure: Error {}
 struct InjectedValuesTests {
     @Test("this process is a test process, so keys give their testValue")
     func usesTestValue() {
-        #expect(InjectedValues.context == .test)
+        #expect(InjectedValues.Context.current == .test)
         #expect(InjectedValues.current.apiClient.tag == "test-default")
         #expect(InjectedValues.current[ContextKey.self] == "test")
     }

@@ -61,7 +61,7 @@ struct RegistrationTests {
         // parallel (graph recording among them) never see it.
         await #expect(processExitsWith: .success) {
             UnifiedRegistry.shared.enableOptimization()
-            precondition(UnifiedRegistry.shared.isOptimizationEnabled)
+            precondition(runtimeFlags.graphRecordingOff.load(ordering: .relaxed))
             let container = Container()
             container.register(String.self, scope: .singleton) { "first" }
             precondition(container.resolve(String.self) == "first")

@@ -434,7 +434,7 @@ struct ModulesFactoryTests {
         factory.definitions.append { registerModule.makeModule(RequestContext.self) { RequestContext() } }
         let modules = factory.makeAllModules()
         #expect(modules.first?.scope == .request)
-        #expect(factory.makeScopedModule(RequestContext.self) { RequestContext() }.scope == .request)
+        #expect(factory.registerModule.makeModule(RequestContext.self) { RequestContext() }.scope == .request)
 
         let container = Container()
         modules.forEach(container.register)
