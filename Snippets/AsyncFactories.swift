@@ -100,8 +100,8 @@ print(databases.allSatisfy { $0 === database }) // true
 // snippet.childTasks
 container.register(Profile.self) { Profile() }
 container.registerAsync(Dashboard.self) {
-    // Child tasks created inside a factory are part of this build: a resolution in them that
-    // comes back to Dashboard is reported as a cycle, not waited for.
+    // Both are built at once; a child that needs what the other is building waits for it. A
+    // child that came back to Dashboard would be reported as a cycle, never a hang.
     async let orders = container.resolveAsync(Orders.self)
     async let profile = container.resolveAsync(Profile.self)
     return Dashboard(orders: try await orders, profile: try await profile)

@@ -37,7 +37,7 @@ public enum UnifiedDI {
     }
 
     /// Registers an async `factory` for `type` in the shared container; resolve it with
-    /// ``resolveAsync(_:)`` (see ``Container/registerAsync(_:scope:file:line:factory:)``).
+    /// ``resolveAsync(_:isolation:)`` (see ``Container/registerAsync(_:scope:file:line:factory:)``).
     @discardableResult
     public static func registerAsync<T>(
         _ type: T.Type,
@@ -63,13 +63,19 @@ public enum UnifiedDI {
     }
 
     /// Resolves `type` from the shared container with `await` (async and synchronous
-    /// registrations alike; see ``Container/resolveAsync(_:)``).
-    public static func resolveAsync<T>(_ type: T.Type) async throws -> T {
+    /// registrations alike; a synchronous factory runs on the caller's actor; see
+    /// ``Container/resolveAsync(_:isolation:)``).
+    public static func resolveAsync<T>(
+        _ type: T.Type, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> T {
         try await Container.shared.resolveAsync(type)
     }
 
-    /// Resolves the registration of `type` made under `name`, with `await`.
-    public static func resolveAsync<T>(_ name: String, _ type: T.Type) async throws -> T {
+    /// Resolves the registration of `type` made under `name`, with `await` (a synchronous factory
+    /// runs on the caller's actor).
+    public static func resolveAsync<T>(
+        _ name: String, _ type: T.Type, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> T {
         try await Container.shared.resolveAsync(name, type)
     }
 

@@ -2,7 +2,7 @@ extension Container {
     /// Registers an async `factory` to build `type`: a service built with `await` (a database pool
     /// that connects, a configuration fetched at start-up, a keychain item read on the main actor).
     ///
-    /// Resolve it with ``resolveAsync(_:)``. Every lifetime works as for a synchronous factory: a
+    /// Resolve it with ``resolveAsync(_:isolation:)``. Every lifetime works as for a synchronous factory: a
     /// ``Scope/singleton`` (or custom-scope instance) is built exactly once however many tasks ask
     /// at once, the others suspending (no thread blocks) until it is built. A factory isolated to a
     /// global actor (`{ @MainActor in … }`) runs on that actor whoever resolves it.

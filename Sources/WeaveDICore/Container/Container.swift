@@ -162,6 +162,28 @@ public final class Container: @unchecked Sendable {
         set { runtimeFlags.depthLimit.store(max(1, newValue), ordering: .relaxed) }
     }
 
+    /// How long a task waits for a build that it *may* be blocking before the wait fails with
+    /// ``DIError/circularDependency(path:)``; process-wide, 2 seconds by default.
+    ///
+    /// A task started inside an async factory inherits the factory's resolution path, and
+    /// WeaveDI cannot tell a structured child (`async let`, a task group), which the factory
+    /// awaits, from a `Task {}`, which it does not. So a wait that closes a cycle only through
+    /// such a task is a *possible* cycle: the task waits, and if the cycle is still there when
+    /// this time has passed (a structured child's is: the factory can never return), the wait
+    /// fails. A `Task {}` whose factory returns within this time gets the instance. Cycles WeaveDI
+    /// can prove (within one task, across tasks' own factories, and across threads) fail at once.
+    /// See the Concurrency Model article.
+    public static var possibleCycleTimeout: Duration {
+        get { .nanoseconds(Int64(clamping: possibleCycleTimeoutNanoseconds)) }
+        set {
+            let (seconds, attoseconds) = newValue.components
+            let nanoseconds = max(0, seconds) * 1_000_000_000 + max(0, attoseconds) / 1_000_000_000
+            runtimeFlags.possibleCycleTimeout.store(UInt64(clamping: max(1, nanoseconds)), ordering: .relaxed)
+        }
+    }
+
+    static var possibleCycleTimeoutNanoseconds: UInt64 { runtimeFlags.possibleCycleTimeout.load(ordering: .relaxed) }
+
     // MARK: Auto-registration
 
     /// Runs `AutoRegistering` if it has not run for the root container, or waits for the thread

@@ -18,6 +18,8 @@ package final class RuntimeFlags: Sendable {
     /// ``Container/maximumResolutionDepth``: read by every nested resolution through the
     /// container's `flags` (a global's lazy-initialization check would cost more than the load).
     let depthLimit = UnsafeAtomic<Int>.create(64)
+    /// ``Container/possibleCycleTimeout`` in nanoseconds.
+    let possibleCycleTimeout = UnsafeAtomic<UInt64>.create(2_000_000_000)
     /// How many async factories are running, process-wide. While none is, a synchronous
     /// resolution made outside any factory cannot be made on an async factory's behalf, and
     /// skips looking for one (a task-local read) to record its dependency-graph edge.

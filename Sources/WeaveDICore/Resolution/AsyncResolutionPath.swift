@@ -1,93 +1,144 @@
-// Concurrency model (Reliability/ConcurrencyModel article, "Async factories"): an async factory
-// may suspend and resume on another thread, so its resolution path cannot live on a thread's
-// stack. It travels with the task instead: a task-local chain of immutable `AsyncFrame`s, one per
-// async factory running, bound with `TaskLocal.withValue` around the factory's call. Child tasks
-// (`async let`, task groups, `Task {}`) inherit the chain.
-//
-// A task's node in the one wait-for graph is its address. Each frame keeps a reference to the
-// task that pushed it, so that address cannot be reused by another task while any frame names
-// it: a frame with the current task's address is the task's own; the others were inherited from
-// a parent task. The shared builds open on the inherited part of the chain are builds the parent
-// awaits this task inside of, so a chain of waits leading back to their owner is a cycle
-// (`BuildCoordinator.waitAsync`'s `ownsForWaiter`).
-//
-// Within a task, a registration already on the task's own frames is a cycle (reported with the
-// path); a chain deeper than `Container.maximumResolutionDepth` stops with `resolutionTooDeep`.
+import Atomics
 
-/// One async factory running: a link of a task's async resolution path. Immutable but for
-/// ``lastReported``, which only the frame's own task touches.
+// Concurrency model (ConcurrencyModel article, "Tasks"; Spec/TaskWait.pml): an async factory may
+// suspend and resume on another thread, so its resolution path cannot live on a thread's stack.
+// It travels with the task: a task-local chain of `AsyncFrame`s, one per async factory running,
+// bound with `TaskLocal.withValue` around the factory's call.
+//
+// Facts the design rests on:
+// - Every task created inside a factory inherits the chain: structured children (`async let`, a
+//   task group), which the factory must await before it returns, and unstructured `Task {}`s,
+//   which it never awaits and which may run on after it returns. Nothing public tells the two
+//   apart, so an inherited frame is a build the task *may* block (`AsyncFrame.isOwn`).
+// - A frame is *open* while its factory runs and *closed* once it returns. A closed frame is in no
+//   chain: a `Task {}` that outlives its factory has no inherited path left, and new frames link
+//   past closed ones, so a chain of tasks each started by the last never grows.
+// - A task is named by its address, which is never retained (the runtime owns task objects; a
+//   structured child is destroyed by its parent whatever its reference count). An address is
+//   reused only after its task ended, and a task ends only after every frame it pushed closed:
+//   so an open frame's `taskID` names a living task.
+
+/// One async factory running: a link of a task's async resolution path.
 final class AsyncFrame: @unchecked Sendable {
     let frame: ResolutionFrame
+    /// The nearest frame that was open when this one was pushed.
     let parent: AsyncFrame?
-    /// The task that runs the factory, retained: its address is not reused while this frame
-    /// exists. (A plain reference: the stdlib's `UnsafeCurrentTask` is resilient, and copying one
-    /// goes through value witnesses.)
-    private let task: AnyObject?
-    /// The task's address: its node in the wait-for graph.
+    /// The address of the task that runs the factory (not retained; see above).
     let taskID: UInt
-    /// The shared build the factory runs for (`nil` for a transient).
-    let ticket: BuildTicket?
-    /// Frames on the chain, this one included.
+    /// Open frames on the chain when this one was pushed, this one included.
     let depth: Int
-    /// The last failure a `resolveAsync` made inside this factory reported: the factory rethrowing
-    /// it does not make the entry points it propagates through report it again.
-    var lastReported: DIError?
+    /// Set once the factory has returned (or thrown).
+    private let closedFlag = ManagedAtomic<Bool>(false)
+    /// Set (under the coordinator's mutex) once a task waits for this frame to close: closing
+    /// must then finish `closeTicket`. With `closedFlag` it forms a store-then-load pair on each
+    /// side (sequentially consistent), so either the closer sees the waiter or the waiter sees the
+    /// frame closed.
+    private let closeWatched = ManagedAtomic<Bool>(false)
+    /// The ticket tasks wait on for a transient frame to close; guarded by the coordinator's mutex.
+    var closeTicket: BuildTicket?
+    /// The last failure a `resolveAsync` made inside this factory (in its task or a task started
+    /// in it) reported: the factory rethrowing it does not make the entry points it propagates
+    /// through report it again. Touched only on failure paths, under one process-wide lock.
+    var lastReported: DIError? {
+        get { AsyncFrame.reported.withLock { _ in storedReport } }
+        set { AsyncFrame.reported.withLock { _ in storedReport = newValue } }
+    }
+    private var storedReport: DIError?
+    private static let reported = Locked(())
 
-    init(frame: ResolutionFrame, parent: AsyncFrame?, task: AnyObject?, ticket: BuildTicket?) {
+    init(frame: ResolutionFrame, parent: AsyncFrame?, taskID: UInt) {
         self.frame = frame
+        let parent = parent?.nearestOpen
         self.parent = parent
-        self.task = task
-        taskID = AsyncResolutionPath.id(of: task)
-        self.ticket = ticket
+        self.taskID = taskID
         depth = (parent?.depth ?? 0) + 1
     }
 
-    /// The display names of the chain, outermost first.
-    var pathNames: [String] {
-        var names: [String] = []
+    var isClosed: Bool { closedFlag.load(ordering: .sequentiallyConsistent) }
+
+    /// Whether the task `taskID` pushed this frame itself (and so blocks it for sure by waiting).
+    @inline(__always)
+    func isOwn(by taskID: UInt) -> Bool { self.taskID == taskID }
+
+    /// This frame if it is open, else the nearest open frame above it.
+    var nearestOpen: AsyncFrame? {
         var current: AsyncFrame? = self
-        while let frame = current {
-            names.append(frame.frame.displayName)
-            current = frame.parent
-        }
-        return names.reversed()
+        while let frame = current, frame.isClosed { current = frame.parent }
+        return current
     }
 
-    /// Whether the graph node `owner` stands for task `taskID` too: `owner` runs a build, open on
-    /// this chain, that `taskID` (a child task) runs inside of. Asked under the coordinator's
-    /// mutex, which guards `finished`.
-    func isInsideBuild(ownedBy owner: ObjectIdentifier, taskID: UInt) -> Bool {
-        var current: AsyncFrame? = self
+    /// The open frames of the chain, innermost first.
+    var openChain: [AsyncFrame] {
+        var frames: [AsyncFrame] = []
+        var current = nearestOpen
         while let frame = current {
-            if frame.taskID != taskID, let ticket = frame.ticket, !ticket.finished, ticket.owner == owner {
-                return true
-            }
-            current = frame.parent
+            frames.append(frame)
+            current = frame.parent?.nearestOpen
         }
-        return false
+        return frames
+    }
+
+    /// The display names of the open chain, outermost first.
+    var pathNames: [String] { openChain.reversed().map(\.frame.displayName) }
+
+    /// Called by the frame's task when its factory has returned.
+    func close() {
+        closedFlag.store(true, ordering: .sequentiallyConsistent)
+        if closeWatched.load(ordering: .sequentiallyConsistent) {
+            BuildCoordinator.shared.frameClosed(self)
+        }
+    }
+
+    /// Under the coordinator's mutex: the ticket to wait on until this (transient) frame closes,
+    /// or `nil` when it is closed already.
+    func ticketForClose(job: BuildTicket.Job) -> BuildTicket? {
+        closeWatched.store(true, ordering: .sequentiallyConsistent)
+        if closedFlag.load(ordering: .sequentiallyConsistent) { return nil }
+        if let closeTicket { return closeTicket }
+        let ticket = BuildTicket(job: job, taskNode: AsyncResolutionPath.node(taskID), frame: self)
+        closeTicket = ticket
+        return ticket
     }
 }
 
-/// The task-local async resolution path.
+/// The task-local async resolution path and task identity.
 enum AsyncResolutionPath {
-    /// The innermost async factory running in (or inherited by) the current task.
+    /// The innermost async factory running in (or inherited by) the current task. Possibly
+    /// closed: readers go to its `nearestOpen` frame.
     @TaskLocal static var top: AsyncFrame?
 
-    /// The current task as an object (`resolveAsync` is async, so there always is one), retained.
+    /// The innermost open frame of the current task's path.
     @inline(__always)
-    static func currentTask() -> AnyObject? {
-        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: AnyObject.self) } }
+    static var openTop: AsyncFrame? { top?.nearestOpen }
+
+    /// The current task's address (`0` outside a task), read without retaining the task.
+    @inline(__always)
+    static func currentTaskID() -> UInt {
+        withUnsafeCurrentTask { task in
+            guard let task else { return 0 }
+            // One reference, read as a plain word: no retain, no release.
+            return unsafeBitCast(task, to: UInt.self)
+        }
     }
-
-    /// A task's address: its node in the wait-for graph.
-    @inline(__always)
-    static func id(of task: AnyObject?) -> UInt { task.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0 }
-
-    /// The current task's address.
-    @inline(__always)
-    static func currentTaskID() -> UInt { id(of: currentTask()) }
 
     /// The graph node of the task at `address`.
     @inline(__always)
     static func node(_ address: UInt) -> ObjectIdentifier { unsafeBitCast(address, to: ObjectIdentifier.self) }
+
+    /// Raises the priority of the task at `address` to `priority` (a waiter's), so a build that
+    /// a more urgent task waits for runs at that task's priority. The caller guarantees the task
+    /// is alive (it owns an open ticket, checked under the coordinator's mutex).
+    static func escalate(taskAt address: UInt, to priority: TaskPriority) {
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+                guard let pointer = UnsafeRawPointer(bitPattern: address) else { return }
+                let object = Unmanaged<AnyObject>.fromOpaque(pointer)
+                // The view below is released when it goes out of scope: balance it with a retain
+                // of the living task, so its count ends where it began.
+                _ = object.retain()
+                let task = unsafeBitCast(object, to: UnsafeCurrentTask.self)
+                if task.priority < priority { task.escalatePriority(to: priority) }
+            }
+        #endif
+    }
 }

@@ -18,42 +18,136 @@
 // - I3: a thread blocks only on the gate of an open ticket it has an edge to, and a gate is
 //   released only after its ticket is finished; so a thread waits only for an owner that is
 //   running or itself waiting along an acyclic chain: no deadlock within WeaveDI's own waits.
-// - I4 (tasks): a task waits only for a task's ticket, suspended (no thread blocked). Its
-//   continuation is resumed exactly once: by `finish` (which removes it under the mutex) or by its
-//   cancellation handler (which removes it, and its edge, under the mutex). A task running in a
-//   build its parent task owns counts as that parent along a chain (`ownsForWaiter`): the
-//   parent awaits it, so a chain back to the parent is a cycle.
+// - I4 (tasks): a task waits for a task's ticket suspended (no thread blocked). Its continuation
+//   is resumed exactly once, by whoever removes it from the ticket under the mutex: `finish`, its
+//   cancellation handler, or its deadline (`expire`).
+// - I5 (tasks, Spec/TaskWait.pml): a task's wait blocks the frames it pushed itself *for sure*
+//   (a definite edge) and the open frames it inherited *possibly* (only if it is a structured
+//   child: nothing tells an `async let` from a `Task {}`). Successors of a task's ticket are the
+//   ticket its owner waits for (definite) and the tickets of the tasks waiting inside its frame
+//   (`inside`, possible). A wait that closes a cycle of definite edges ending at the waiter's own
+//   frame is a proven cycle: reported at once. One that closes a cycle only through possible
+//   edges or an inherited frame is a possible cycle: the task waits, with a deadline
+//   (`Container.possibleCycleTimeout`); if the cycle is still there when it passes, the task gets
+//   `circularDependency`. So the graph may hold possible cycles, never a definite one, and no
+//   wait in a cycle lasts past the deadline.
 // Lock order: `mutex`, then a slot or scope lock (inside `change`), then nothing. No factory, hook,
 // log or deinit runs under `mutex`; continuations are resumed after it is released.
 
-/// The wait-for graph: lets a thread wait for a job another thread is doing, and reports a wait
-/// that would close a cycle instead of blocking.
+/// The wait-for graph: lets a thread wait for a job another thread is doing, and a task for a job
+/// another task is doing, and reports a wait that would close a cycle instead of blocking.
 package final class BuildCoordinator: @unchecked Sendable {
     private enum AsyncWaitOutcome {
-        case suspended, finished, cancelled
+        case suspended(possibleCycle: Bool)
+        case finished(DIError?)
+        case cancelled
         case cycle([BuildTicket])
+    }
+
+    /// Whether adding a wait closes a cycle, and how sure that is.
+    private enum Closure {
+        case proven([BuildTicket])
+        case possible([BuildTicket])
+    }
+
+    /// The graph; guarded by `mutex`.
+    private struct Graph {
+        /// The ticket each waiting thread or task waits for.
+        var waits: [ObjectIdentifier: BuildTicket] = [:]
+        /// For an open frame: the tasks waiting that inherited it (their wait may block it).
+        var inside: [ObjectIdentifier: [ObjectIdentifier]] = [:]
+        /// The deadline of each task in a possible cycle.
+        var deadlines: [ObjectIdentifier: Task<Void, Never>] = [:]
+
+        /// Removes a task's wait (edge, inside entries); returns its deadline to cancel.
+        mutating func removeTaskWait(_ wait: SuspendedWait) -> Task<Void, Never>? {
+            waits[wait.waiter] = nil
+            for frame in wait.inherited {
+                let id = ObjectIdentifier(frame)
+                inside[id]?.removeAll { $0 == wait.waiter }
+                if inside[id]?.isEmpty == true { inside[id] = nil }
+            }
+            return deadlines.removeValue(forKey: wait.waiter)
+        }
+
+        /// Whether `waiter` (whose inherited open frames are `inherited`) waiting for `ticket` closes a
+        /// cycle. First the chain of definite edges (each owner's own wait: the only kind threads
+        /// have), then every edge.
+        func closure(from ticket: BuildTicket, waiter: ObjectIdentifier, inherited: Set<ObjectIdentifier>)
+            -> Closure?
+        {
+            var chain = [ticket]
+            var current = ticket
+            while true {
+                if current.owner == waiter { return .proven(chain) }
+                if let frame = current.frame, inherited.contains(ObjectIdentifier(frame)) { return .possible(chain) }
+                guard let next = waits[current.owner], chain.count <= waits.count else { break }
+                chain.append(next)
+                current = next
+            }
+            if inside.isEmpty { return nil }
+            // Every edge, depth first, remembering how each ticket was reached.
+            var cameFrom: [ObjectIdentifier: BuildTicket] = [ObjectIdentifier(ticket): ticket]
+            var stack = [ticket]
+            while let ticket = stack.popLast() {
+                var successors: [BuildTicket] = []
+                if let next = waits[ticket.owner] { successors.append(next) }
+                if let frame = ticket.frame, let tasks = inside[ObjectIdentifier(frame)] {
+                    successors += tasks.compactMap { waits[$0] }
+                }
+                for next in successors where cameFrom[ObjectIdentifier(next)] == nil {
+                    cameFrom[ObjectIdentifier(next)] = ticket
+                    let closes =
+                        next.owner == waiter
+                        || next.frame.map { inherited.contains(ObjectIdentifier($0)) } ?? false
+                    if closes {
+                        var path = [next]
+                        var link = next
+                        while let previous = cameFrom[ObjectIdentifier(link)], previous !== link {
+                            path.append(previous)
+                            link = previous
+                        }
+                        return .possible(path.reversed())
+                    }
+                    stack.append(next)
+                }
+            }
+            return nil
+        }
+
+        /// The owners (tasks) along the definite chain from `ticket`: the builds a waiter waits on.
+        func taskOwners(from ticket: BuildTicket) -> [ObjectIdentifier] {
+            var owners: [ObjectIdentifier] = []
+            var current: BuildTicket? = ticket
+            while let ticket = current, ticket.isAsync, owners.count <= waits.count {
+                owners.append(ticket.owner)
+                current = waits[ticket.owner]
+            }
+            return owners
+        }
     }
 
     package static let shared = BuildCoordinator()
 
-    private let mutex = Locked<[ObjectIdentifier: BuildTicket]>([:])
+    private let mutex = Locked(Graph())
 
     /// Blocks the calling thread (`waiter`) until `ticket` is finished.
     ///
     /// - Parameter waiterPath: the waiter's own resolution path, the head of a cycle's message.
     /// - Throws: ``DIError/circularDependency(path:)`` when the owner is (transitively) waiting
-    ///   for the waiter; nothing is waited for then.
+    ///   for the waiter (nothing is waited for then), or when the job failed because it closes a
+    ///   cycle.
     package func wait(for ticket: BuildTicket, waiter: ObjectIdentifier, waiterPath: @autoclosure () -> [String])
         throws(DIError)
     {
-        let cycle: [BuildTicket]? = mutex.withLock { waits in
+        let cycle: [BuildTicket]? = mutex.withLock { graph in
             if ticket.finished { return [] }
             // I2: follow the chain of owners; reaching the waiter means the wait would close a cycle.
             var chain = [ticket]
             var thread = ticket.owner
             while thread != waiter {
-                guard let next = waits[thread] else {
-                    waits[waiter] = ticket
+                guard let next = graph.waits[thread] else {
+                    graph.waits[waiter] = ticket
                     ticket.waiters.append(waiter)
                     return nil
                 }
@@ -63,95 +157,165 @@ package final class BuildCoordinator: @unchecked Sendable {
             return chain
         }
         if let cycle {
-            if cycle.isEmpty { return } // finished meanwhile: the caller looks again
+            if cycle.isEmpty {
+                // Finished meanwhile: the caller looks again, unless the job closed a cycle.
+                if let failure = mutex.withLock({ _ in ticket.failure }) { throw failure }
+                return
+            }
             throw DIError.circularDependency(path: waiterPath() + cycle.map(\.job.displayName))
         }
         ConcurrencyProbe.reach(.waiterWillBlock, ticket.job)
         ticket.blockUntilReleased()
-        assert(mutex.withLock { $0[waiter] == nil }, "the owner removes its waiters' edges before releasing them")
+        assert(mutex.withLock { $0.waits[waiter] == nil }, "the owner removes its waiters' edges before releasing them")
         ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
+        // Written under the mutex before the gate was released.
+        if let failure = ticket.failure { throw failure }
     }
 
-    /// Suspends the calling task (`waiter`, its graph node) until `ticket`, a task's ticket,
-    /// is finished. The task's own wait-for node is `waiter`; `ownsForWaiter` says whether a node
-    /// found along the chain of owners stands for the waiter too: a task running inside a build
-    /// its parent task owns (an `async let` in a factory) is waited for by that parent, so a
-    /// chain reaching the parent closes a cycle. It is asked under the mutex.
+    /// Suspends the calling task (`waiter`, its graph node) until `ticket`, a task's ticket, is
+    /// finished. `inherited` are the open frames the task inherited from the task that started it.
     ///
-    /// - Throws: ``DIError/circularDependency(path:)`` when the owner is (transitively) waiting
-    ///   for the waiter (nothing is waited for then); `CancellationError` when the waiting task
-    ///   is cancelled, before or while it waits (its edge is removed; the build goes on).
+    /// - Throws: ``DIError/circularDependency(path:)`` when the wait closes a proven cycle (at
+    ///   once), a possible one still there at the deadline, or when the job failed because it
+    ///   closes a cycle; `CancellationError` when the waiting task is cancelled, before or while it
+    ///   waits (its edge is removed; the job goes on).
     func waitAsync(
-        for ticket: BuildTicket, waiter: ObjectIdentifier, ownsForWaiter: (ObjectIdentifier) -> Bool,
-        waiterPath: () -> [String]
+        for ticket: BuildTicket, waiter: ObjectIdentifier, inherited: [AsyncFrame], waiterPath: [String]
     ) async throws {
+        let priority = Task.currentPriority
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 // Cancellation is checked under the mutex: the handler below takes the mutex
                 // after the task is marked cancelled, so either it finds the continuation
                 // registered here, or this sees the task cancelled; never neither.
-                let outcome: AsyncWaitOutcome = mutex.withLock { waits in
-                    if ticket.finished { return .finished }
+                let outcome: AsyncWaitOutcome = mutex.withLock { graph in
+                    if ticket.finished { return .finished(ticket.failure) }
                     if Task.isCancelled { return .cancelled }
-                    var chain = [ticket]
-                    var node = ticket.owner
-                    while node != waiter && !ownsForWaiter(node) {
-                        guard let next = waits[node] else {
-                            waits[waiter] = ticket
-                            ticket.waiters.append(waiter)
-                            ticket.suspended.append((waiter, continuation))
-                            return .suspended
-                        }
-                        chain.append(next)
-                        node = next.owner
+                    let ids = Set(inherited.map(ObjectIdentifier.init))
+                    let closure = graph.closure(from: ticket, waiter: waiter, inherited: ids)
+                    if case .proven(let chain) = closure { return .cycle(chain) }
+                    graph.waits[waiter] = ticket
+                    for frame in inherited { graph.inside[ObjectIdentifier(frame), default: []].append(waiter) }
+                    ticket.waiters.append(waiter)
+                    ticket.suspended.append(
+                        SuspendedWait(
+                            waiter: waiter, continuation: continuation, inherited: inherited, path: waiterPath))
+                    // The builds this task now waits on run at least at its priority (each owner
+                    // is alive: its ticket is open).
+                    for owner in graph.taskOwners(from: ticket) {
+                        AsyncResolutionPath.escalate(taskAt: UInt(bitPattern: owner), to: priority)
                     }
-                    return .cycle(chain)
+                    if case .possible = closure { return .suspended(possibleCycle: true) }
+                    return .suspended(possibleCycle: false)
                 }
                 switch outcome {
-                case .suspended: ConcurrencyProbe.reach(.waiterWillBlock, ticket.job)
-                case .finished: continuation.resume()
+                case .suspended(let possibleCycle):
+                    ConcurrencyProbe.reach(.waiterWillBlock, ticket.job)
+                    if possibleCycle { armDeadline(for: waiter, on: ticket) }
+                case .finished(let failure):
+                    if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 case .cycle(let chain):
                     continuation.resume(
-                        throwing: DIError.circularDependency(path: waiterPath() + chain.map(\.job.displayName)))
+                        throwing: DIError.circularDependency(path: waiterPath + chain.map(\.job.displayName)))
                 }
             }
         } onCancel: {
-            let continuation: UnsafeContinuation<Void, any Error>? = mutex.withLock { waits in
+            let removed: (UnsafeContinuation<Void, any Error>, Task<Void, Never>?)? = mutex.withLock { graph in
                 guard let index = ticket.suspended.firstIndex(where: { $0.waiter == waiter }) else { return nil }
                 let entry = ticket.suspended.remove(at: index)
                 ticket.waiters.removeAll { $0 == waiter }
-                waits[waiter] = nil
-                return entry.continuation
+                return (entry.continuation, graph.removeTaskWait(entry))
             }
-            continuation?.resume(throwing: CancellationError())
+            removed?.1?.cancel()
+            removed?.0.resume(throwing: CancellationError())
         }
         ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
     }
 
+    /// Starts the deadline of a task whose wait may close a cycle.
+    private func armDeadline(for waiter: ObjectIdentifier, on ticket: BuildTicket) {
+        let nanoseconds = Container.possibleCycleTimeoutNanoseconds
+        let deadline = Task.detached(priority: .utility) {
+            do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
+            BuildCoordinator.shared.expire(waiter, on: ticket)
+        }
+        let stillWaiting = mutex.withLock { graph in
+            guard graph.waits[waiter] === ticket else { return false }
+            graph.deadlines[waiter] = deadline
+            return true
+        }
+        if !stillWaiting { deadline.cancel() }
+    }
+
+    /// A possible cycle's deadline passed: if `waiter` still waits for `ticket` and the wait still
+    /// closes a cycle, it stops waiting with ``DIError/circularDependency(path:)``.
+    private func expire(_ waiter: ObjectIdentifier, on ticket: BuildTicket) {
+        let resumed: (UnsafeContinuation<Void, any Error>, DIError)? = mutex.withLock { graph in
+            guard graph.waits[waiter] === ticket,
+                let index = ticket.suspended.firstIndex(where: { $0.waiter == waiter })
+            else { return nil }
+            let entry = ticket.suspended[index]
+            let ids = Set(entry.inherited.map(ObjectIdentifier.init))
+            let chain: [BuildTicket]
+            switch graph.closure(from: ticket, waiter: waiter, inherited: ids) {
+            case .proven(let found)?, .possible(let found)?: chain = found
+            case nil:
+                graph.deadlines[waiter] = nil
+                return nil
+            }
+            ticket.suspended.remove(at: index)
+            ticket.waiters.removeAll { $0 == waiter }
+            _ = graph.removeTaskWait(entry)
+            return (entry.continuation, DIError.circularDependency(path: entry.path + chain.map(\.job.displayName)))
+        }
+        if let (continuation, error) = resumed { continuation.resume(throwing: error) }
+    }
+
     /// Finishes `ticket` (on its owner's thread, or in its owner task): runs `change` (publish or
     /// discard the result) under the graph's mutex, removes every edge to the ticket, then
-    /// releases its waiters (opens the gate, resumes the suspended tasks).
-    package func finish(_ ticket: BuildTicket, _ change: () -> Void) {
+    /// releases its waiters (opens the gate, resumes the suspended tasks). `failure`, when the job
+    /// failed because it closes a cycle, is what its waiters get.
+    package func finish(_ ticket: BuildTicket, failure: DIError? = nil, _ change: () -> Void) {
         ConcurrencyProbe.reach(.ownerWillFinish, ticket.job)
-        let suspended = mutex.withLock { waits in
+        let (suspended, deadlines) = mutex.withLock { graph in
             change()
             ticket.finished = true
+            ticket.failure = failure
+            var deadlines: [Task<Void, Never>] = []
             for waiter in ticket.waiters {
-                assert(waits[waiter] === ticket, "a waiter's edge points at the ticket it waits for")
-                waits[waiter] = nil
+                assert(graph.waits[waiter] === ticket, "a waiter's edge points at the ticket it waits for")
+                graph.waits[waiter] = nil
+            }
+            for wait in ticket.suspended {
+                if let deadline = graph.removeTaskWait(wait) { deadlines.append(deadline) }
             }
             ticket.waiters = []
             defer { ticket.suspended = [] }
-            return ticket.suspended
+            return (ticket.suspended, deadlines)
         }
         ticket.releaseGate()
-        for entry in suspended { entry.continuation.resume() }
+        for deadline in deadlines { deadline.cancel() }
+        for entry in suspended {
+            if let failure { entry.continuation.resume(throwing: failure) } else { entry.continuation.resume() }
+        }
+    }
+
+    /// Under the mutex: the ticket to wait on until the transient frame `frame` closes (`nil`:
+    /// closed already).
+    func ticketForClose(of frame: AsyncFrame, job: BuildTicket.Job) -> BuildTicket? {
+        mutex.withLock { _ in frame.ticketForClose(job: job) }
+    }
+
+    /// `frame`'s factory returned: the tasks waiting for it to close look again.
+    func frameClosed(_ frame: AsyncFrame) {
+        guard let ticket = mutex.withLock({ _ in frame.closeTicket }) else { return }
+        finish(ticket) { frame.closeTicket = nil }
     }
 
     /// How many waiters (threads and tasks) wait for the job named `displayName` now; for tests
     /// that must let waiters arrive before they act.
     func waiterCount(forJob displayName: String) -> Int {
-        mutex.withLock { waits in waits.values.filter { $0.job.displayName == displayName }.count }
+        mutex.withLock { graph in graph.waits.values.filter { $0.job.displayName == displayName }.count }
     }
 }

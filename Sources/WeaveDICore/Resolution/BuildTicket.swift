@@ -50,7 +50,14 @@ package final class BuildTicket: @unchecked Sendable {
     /// Threads or tasks whose wait-for edge points here; guarded by the coordinator's mutex.
     var waiters: [ObjectIdentifier] = []
     /// The suspended tasks waiting for a task's ticket; guarded by the coordinator's mutex.
-    var suspended: [(waiter: ObjectIdentifier, continuation: UnsafeContinuation<Void, any Error>)] = []
+    var suspended: [SuspendedWait] = []
+    /// Set by ``BuildCoordinator/finish(_:failure:_:)`` when the job failed because it closes a
+    /// cycle: its waiters wait on that cycle too, and get the error instead of trying again.
+    /// Guarded by the coordinator's mutex (and visible to a thread past the gate).
+    var failure: DIError?
+    /// A task's ticket: the async factory run (frame) doing the job, which tasks started inside it
+    /// inherit. `nil` for a thread's ticket.
+    let frame: AsyncFrame?
     /// A thread's ticket's gate; `nil` for a task's ticket.
     private let gate: BuildGate?
 
@@ -62,12 +69,15 @@ package final class BuildTicket: @unchecked Sendable {
         let gate = BuildGate()
         gate.lock()
         self.gate = gate
+        frame = nil
     }
 
-    /// Opens a ticket owned by a task (`owner` is its graph node, from its address): waiters suspend.
-    init(job: Job, taskNode owner: ObjectIdentifier) {
+    /// Opens a ticket owned by a task (`owner` is its graph node, from its address) for the job
+    /// `frame` runs: waiters suspend.
+    init(job: Job, taskNode owner: ObjectIdentifier, frame: AsyncFrame) {
         self.job = job
         self.owner = owner
+        self.frame = frame
         gate = nil
     }
 
@@ -88,6 +98,16 @@ package final class BuildTicket: @unchecked Sendable {
 
     /// Called by the owner, on its own thread, once the ticket is finished.
     func releaseGate() { gate?.unlock() }
+}
+
+/// A task suspended until a task's ticket is finished.
+struct SuspendedWait {
+    let waiter: ObjectIdentifier
+    let continuation: UnsafeContinuation<Void, any Error>
+    /// The open frames the waiter inherited (its wait may block them: see `BuildCoordinator`).
+    let inherited: [AsyncFrame]
+    /// The waiter's resolution path, the head of a cycle's message.
+    let path: [String]
 }
 
 /// A mutual-exclusion lock whose waiters donate their priority to its holder.

@@ -1,20 +1,19 @@
-// Concurrency model (Reliability/ConcurrencyModel article, "Async factories"): `resolveAsync`
-// follows the synchronous protocol step for step, with a task in place of a thread. The slot lock
-// is taken only to read the registration (and a built async singleton). A shared instance is built
-// by the one task that finds its storage empty and puts a task's `BuildTicket` there; the others
-// suspend on that ticket through `BuildCoordinator.waitAsync` (the same wait-for graph, whose
-// nodes are then tasks: `AsyncNode`). The resolution path travels with the task
-// (`AsyncResolutionPath`), so a cycle within one task is found on it however often the task
-// changes threads, and a cycle across tasks by the graph. A synchronous registration resolved
-// with `resolveAsync` is resolved by the synchronous path (it never suspends; it may block while
-// another thread runs its synchronous factory, as a synchronous resolution would).
+// Concurrency model (ConcurrencyModel article, "Async factories" and "Tasks"; Spec/TaskWait.pml):
+// `resolveAsync` drives the shared-instance protocol (`SharedInstanceProtocol.swift`) with a task
+// in place of a thread. The slot lock is taken only to read the registration (and a built async
+// singleton). A shared instance is built by the one task that finds its storage empty and puts a
+// task's `BuildTicket` there; the others suspend on that ticket through
+// `BuildCoordinator.waitAsync`, in the one wait-for graph. The resolution path travels with the
+// task (`AsyncResolutionPath`): a cycle within a task's own factories is found on it at once; a
+// cycle through factories a task inherited is a possible one (see `BuildCoordinator`). A
+// synchronous registration is resolved by the synchronous path, on the caller's actor.
 
 import Atomics
 
 /// The async resolution path, below the public `resolveAsync` calls: the same protocol as the
 /// synchronous path, with a task in place of a thread (paths travel as task-local frames).
 extension Container {
-    /// The fast path of ``resolveAsync(_:)``: a built async singleton registered (unnamed) in this
+    /// The fast path of ``resolveAsync(_:isolation:)``: a built async singleton registered (unnamed) in this
     /// container, read as a built synchronous singleton is — one table probe, the slot lock
     /// around a few loads, no suspension, nothing allocated. `nil` for anything else (not built,
     /// another lifetime, a synchronous registration, a parent's, auto-registration pending):
@@ -39,8 +38,12 @@ extension Container {
         return value
     }
 
-    /// Resolves the registration under `key` (made for `T`) without reporting failures.
-    func resolveAsyncCore<T>(key: RegistryKey, requester: Container?) async throws -> T {
+    /// Resolves the registration under `key` (made for `T`) without reporting failures. A
+    /// synchronous registration's factory runs on `isolation` (the caller's actor), as `resolve`
+    /// would run it there.
+    func resolveAsyncCore<T>(
+        key: RegistryKey, requester: Container?, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> T {
         if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
             let sandbox = try prepareResolution()
         {
@@ -69,80 +72,94 @@ extension Container {
             return value
         }
         lock.unlock()
-        switch async.lifetime.tag {
+        return try await resolveAsyncFactory(async, key: key, lock: lock, requester: requester).value
+    }
+
+    /// An async registration's instance, built or awaited (off the caller's actor: the factory is
+    /// async and runs where it is isolated).
+    func resolveAsyncFactory<T>(
+        _ record: AsyncRecord, key: RegistryKey, lock: WordLock, requester: Container?
+    ) async throws -> Transfer<T> {
+        switch record.lifetime.tag {
         case .singleton:
-            let cell = async.singletonCell!
-            return try await resolveSharedAsync(async, key: key) { (cell, lock) }
+            let cell = record.singletonCell!
+            return Transfer(try await resolveSharedAsync(record, key: key) { (cell, lock) })
         case .weak:
-            let cell = async.weakCell!
-            return try await resolveSharedAsync(async, key: key) { (cell, lock) }
+            let cell = record.weakCell!
+            return Transfer(try await resolveSharedAsync(record, key: key) { (cell, lock) })
         case .custom:
-            return try await resolveScopedAsync(async, key: key, slotLock: lock, requester: requester ?? self)
+            return Transfer(
+                try await resolveScopedAsync(record, key: key, slotLock: lock, requester: requester ?? self))
         case .transient, .asyncFactory:
-            let top = AsyncResolutionPath.top
-            let task = AsyncResolutionPath.currentTask()
-            try checkPath(top, taskID: AsyncResolutionPath.id(of: task), key: key, type: T.self)
-            return try await runAsyncFactory(async, key: key, task: task, top: top, ticket: nil)
+            let taskID = AsyncResolutionPath.currentTaskID()
+            let top = AsyncResolutionPath.openTop
+            if let top { try await checkTransientPath(top, taskID: taskID, record: record, key: key, type: T.self) }
+            let frame = AsyncFrame(
+                frame: ResolutionFrame(key: key, type: T.self, container: identity),
+                parent: AsyncResolutionPath.openTop, taskID: taskID)
+            return Transfer(try await runAsyncFactory(record, key: key, frame: frame))
         }
     }
 
     /// A key not registered here: the parent's registration, or a miss.
-    func resolveAsyncMissing<T>(key: RegistryKey, requester: Container?) async throws -> T {
+    func resolveAsyncMissing<T>(
+        key: RegistryKey, requester: Container?, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> T {
         if let parent { return try await parent.resolveAsyncCore(key: key, requester: requester ?? self) }
         throw DIError.dependencyNotFound(T.self, name: key.name)
     }
 
-    /// The shared instance in the storage `cell()` names, built once: the synchronous
-    /// `resolveShared` protocol with a task's ticket, whose waiters suspend.
+    /// The shared instance in the storage `cell()` names, built once: the shared-instance protocol
+    /// driven by a task, whose waits suspend.
     func resolveSharedAsync<T, Cell: InstanceStorage>(
         _ record: AsyncRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, WordLock)
     ) async throws -> T {
-        let top = AsyncResolutionPath.top
-        let task = AsyncResolutionPath.currentTask()
-        let me = AsyncResolutionPath.id(of: task)
-        let node = AsyncResolutionPath.node(me)
-        try checkPath(top, taskID: me, key: key, type: T.self)
+        let taskID = AsyncResolutionPath.currentTaskID()
+        let top = AsyncResolutionPath.openTop
+        if let top { try checkOwnPath(top, taskID: taskID, key: key, type: T.self) }
+        let node = AsyncResolutionPath.node(taskID)
         var (storage, lock) = try cell()
         var ticket: BuildTicket
+        var frame: AsyncFrame?
         while true {
-            lock.lock()
-            if let value = storage.cached(as: T.self) {
-                lock.unlock()
+            // The ticket names the frame this task will run the factory in, so tasks started inside
+            // the factory are known to be inside the build.
+            switch storage.nextStep(
+                as: T.self, lock: lock,
+                openTicket: {
+                    let building = AsyncFrame(
+                        frame: ResolutionFrame(key: key, type: T.self, container: identity), parent: top,
+                        taskID: taskID)
+                    frame = building
+                    return BuildTicket(job: .registration(record), taskNode: node, frame: building)
+                })
+            {
+            case .built(let value):
                 noteAsyncEdge(to: key, type: T.self)
                 return value
-            }
-            if storage.isAbandoned {
-                lock.unlock()
+            case .abandoned:
                 (storage, lock) = try cell()
                 continue
+            case .wait(let building):
+                noteAsyncEdge(to: key, type: T.self)
+                let chain = top?.openChain ?? []
+                try await BuildCoordinator.shared.waitAsync(
+                    for: building, waiter: node, inherited: chain.filter { !$0.isOwn(by: taskID) },
+                    waiterPath: chain.reversed().map(\.frame.displayName))
+                continue
+            case .build(let mine):
+                ticket = mine
             }
-            guard let building = storage.ticket else {
-                // Empty: this task builds.
-                ticket = BuildTicket(job: .registration(record), taskNode: node)
-                storage.ticket = ticket
-                lock.unlock()
-                break
-            }
-            lock.unlock()
-            noteAsyncEdge(to: key, type: T.self)
-            try await BuildCoordinator.shared.waitAsync(
-                for: building, waiter: node,
-                ownsForWaiter: { top?.isInsideBuild(ownedBy: $0, taskID: me) ?? false },
-                waiterPath: { (top?.pathNames ?? []) + [ResolutionFrame.displayName(T.self, key.name)] })
+            break
         }
         let value: T
         do {
-            value = try await runAsyncFactory(record, key: key, task: task, top: top, ticket: ticket)
+            value = try await runAsyncFactory(record, key: key, frame: frame!)
         } catch {
-            BuildCoordinator.shared.finish(ticket) { lock.withLock { storage.ticket = nil } }
+            storage.finishBuild(ticket, lock: lock, value: T?.none, failure: error)
             throw error
         }
-        BuildCoordinator.shared.finish(ticket) {
-            lock.withLock {
-                if !storage.isAbandoned { storage.store(value) }
-                storage.ticket = nil
-            }
-        }
+        storage.finishBuild(ticket, lock: lock, value: value)
         return value
     }
 
@@ -170,55 +187,86 @@ extension Container {
         }
     }
 
-    /// Refuses a resolution that would close a cycle within the current task, or nest deeper
-    /// than ``maximumResolutionDepth``. Only the task's own frames count for cycles: frames it
-    /// inherited belong to its parent, which a shared build's ticket covers.
-    @inline(__always)
-    func checkPath(_ top: AsyncFrame?, taskID: UInt, key: RegistryKey, type: Any.Type) throws(DIError) {
-        guard let top else { return }
-        try checkNestedPath(top, taskID: taskID, key: key, type: type)
+    /// Refuses a resolution of `key` when one of the task's own factories is already building
+    /// it (a proven cycle), or when the path is deeper than ``maximumResolutionDepth``.
+    func checkOwnPath(_ top: AsyncFrame, taskID: UInt, key: RegistryKey, type: Any.Type) throws(DIError) {
+        try checkDepth(top)
+        var current: AsyncFrame? = top
+        while let frame = current {
+            if frame.isOwn(by: taskID), frame.frame.key == key, frame.frame.container == identity {
+                throw cycleError(closingAt: frame, top: top, key: key, type: type)
+            }
+            current = frame.parent?.nearestOpen
+        }
     }
 
-    /// ``checkPath(_:taskID:key:type:)`` inside a factory (out of line).
-    func checkNestedPath(_ top: AsyncFrame, taskID: UInt, key: RegistryKey, type: Any.Type) throws(DIError) {
+    /// ``checkOwnPath(_:taskID:key:type:)`` for a transient, which has no storage to wait on: when
+    /// only an inherited factory runs `key` (this task was started inside it), that factory may
+    /// be awaiting this task (a structured child: a cycle) or not (a `Task {}`). The task waits for
+    /// it to return, for at most ``possibleCycleTimeout``, then goes on; past that, it is a cycle.
+    func checkTransientPath(
+        _ top: AsyncFrame, taskID: UInt, record: AsyncRecord, key: RegistryKey, type: Any.Type
+    ) async throws {
+        try checkOwnPath(top, taskID: taskID, key: key, type: type)
+        while let top = AsyncResolutionPath.openTop {
+            var current: AsyncFrame? = top
+            var running: AsyncFrame?
+            while let frame = current {
+                if frame.frame.key == key, frame.frame.container == identity {
+                    running = frame
+                    break
+                }
+                current = frame.parent?.nearestOpen
+            }
+            guard let running,
+                let ticket = BuildCoordinator.shared.ticketForClose(of: running, job: .registration(record))
+            else { return }
+            let chain = top.openChain
+            try await BuildCoordinator.shared.waitAsync(
+                for: ticket, waiter: AsyncResolutionPath.node(taskID),
+                inherited: chain.filter { !$0.isOwn(by: taskID) },
+                waiterPath: chain.reversed().map(\.frame.displayName))
+        }
+    }
+
+    /// Fails with ``DIError/resolutionTooDeep(path:limit:)`` when `top` is as deep as allowed.
+    @inline(__always)
+    func checkDepth(_ top: AsyncFrame) throws(DIError) {
         let limit = flags.depthLimit.load(ordering: .relaxed)
         if top.depth >= limit {
             throw DIError.resolutionTooDeep(path: Array(top.pathNames.prefix(8)), limit: limit)
         }
-        var current: AsyncFrame? = top
-        while let frame = current, frame.taskID == taskID {
-            if frame.frame.key == key && frame.frame.container == identity {
-                if recordsGraph { graph.record(from: top.frame, to: key, type: type) }
-                var names: [String] = []
-                var walk: AsyncFrame? = top
-                while let link = walk {
-                    names.append(link.frame.displayName)
-                    if link === frame { break }
-                    walk = link.parent
-                }
-                throw DIError.circularDependency(path: names.reversed() + [ResolutionFrame.displayName(type, key.name)])
-            }
-            current = frame.parent
-        }
     }
 
-    /// Runs an async factory with its frame on the task's path; times it when resolutions are
-    /// timed, and reports the time once the frame is off the path.
+    /// The cycle closed by resolving `key` again while `frame` (on the task's open path below
+    /// `top`) runs it; records the closing edge in the graph.
+    func cycleError(closingAt frame: AsyncFrame, top: AsyncFrame, key: RegistryKey, type: Any.Type) -> DIError {
+        if recordsGraph { graph.record(from: top.frame, to: key, type: type) }
+        var names: [String] = []
+        var walk: AsyncFrame? = top
+        while let link = walk {
+            names.append(link.frame.displayName)
+            if link === frame { break }
+            walk = link.parent?.nearestOpen
+        }
+        return DIError.circularDependency(path: names.reversed() + [ResolutionFrame.displayName(type, key.name)])
+    }
+
+    /// Runs an async factory with `frame` on the task's path, and closes the frame when the factory
+    /// returns; times it when resolutions are timed, and reports the time once the frame is closed.
     @inline(__always)
-    func runAsyncFactory<T>(
-        _ record: AsyncRecord, key: RegistryKey, task: AnyObject?, top: AsyncFrame?,
-        ticket: BuildTicket?
-    ) async throws -> T {
-        let resolutionFrame = ResolutionFrame(key: key, type: T.self, container: identity)
-        if recordsGraph, let top { graph.record(from: top.frame, to: key, type: T.self) }
-        let frame = AsyncFrame(frame: resolutionFrame, parent: top, task: task, ticket: ticket)
+    func runAsyncFactory<T>(_ record: AsyncRecord, key: RegistryKey, frame: AsyncFrame) async throws -> T {
+        if recordsGraph, let parent = frame.parent { graph.record(from: parent.frame, to: key, type: T.self) }
         let factory = record.asyncFactory.typed(as: T.self)
         let timed = timingFlag.load(ordering: .relaxed)
         let start = timed ? monotonicSeconds() : 0
         asyncFactoriesRunning.wrappingIncrement(ordering: .relaxed)
         defer { asyncFactoriesRunning.wrappingDecrement(ordering: .relaxed) }
         do {
-            let value = try await AsyncResolutionPath.$top.withValue(frame) { try await factory() }
+            let value = try await AsyncResolutionPath.$top.withValue(frame) {
+                defer { frame.close() }
+                return try await factory()
+            }
             if timed { await reportAsyncDuration(monotonicSeconds() - start, key: key, type: T.self) }
             return value
         } catch let error as DIError {
@@ -228,6 +276,8 @@ extension Container {
             if let last = frame.lastReported, last.isSameFailure(as: error) { throw ReportedAsyncFailure(error: error) }
             throw error
         } catch let error as CancellationError {
+            throw error
+        } catch let error as ReportedAsyncFailure {
             throw error
         } catch {
             throw DIError.factoryFailed(T.self, name: key.name, underlying: error)
@@ -254,27 +304,24 @@ extension Container {
     /// The graph update for ``noteAsyncEdge(to:type:)`` (out of line: only while async factories run).
     @usableFromInline @inline(never)
     func recordAsyncEdge(to key: RegistryKey, type: Any.Type) {
-        guard ThreadStack.current.depth == 0, let top = AsyncResolutionPath.top else { return }
+        guard ThreadStack.current.depth == 0, let top = AsyncResolutionPath.openTop else { return }
         graph.record(from: top.frame, to: key, type: type)
     }
 
     /// ``report(_:thrown:)`` for an async resolution: a failure a nested `resolveAsync` in this
     /// task already reported, which a factory rethrew, is not reported again.
     func reportAsync(_ error: DIError) -> DIError {
-        let top = AsyncResolutionPath.top
-        let own = top.flatMap { $0.taskID == AsyncResolutionPath.currentTaskID() ? $0 : nil }
-        if let own, let last = own.lastReported, last.isSameFailure(as: error) { return error }
+        let top = AsyncResolutionPath.openTop
+        if let top, let last = top.lastReported, last.isSameFailure(as: error) { return error }
         let reported = report(error, thrown: true, asyncDependent: top?.frame)
-        own?.lastReported = reported
+        top?.lastReported = reported
         return reported
     }
 
     /// A failure already reported in this task, leaving a public entry point: the factory
     /// around the entry point (if any) learns it was reported, so it is not reported again.
     func propagateReported(_ error: DIError) -> DIError {
-        if let top = AsyncResolutionPath.top, top.taskID == AsyncResolutionPath.currentTaskID() {
-            top.lastReported = error
-        }
+        AsyncResolutionPath.openTop?.lastReported = error
         return error
     }
 }
@@ -284,4 +331,12 @@ extension Container {
 /// seen outside WeaveDI.
 package struct ReportedAsyncFailure: Error {
     package let error: DIError
+}
+
+/// A value handed from the async resolution path (which runs off the caller's actor) back to the
+/// caller. WeaveDI hands out shared instances by design: whether a type may be used across
+/// isolation domains is the type's promise (its `Sendable` conformance), not the container's.
+struct Transfer<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

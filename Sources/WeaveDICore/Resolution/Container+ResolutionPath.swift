@@ -266,42 +266,34 @@ extension Container {
         var (storage, lock) = try cell()
         var ticket: BuildTicket
         while true {
-            lock.lock()
-            if let value = storage.cached(as: T.self) {
-                lock.unlock()
+            // The ticket's gate is taken before it is published.
+            switch storage.nextStep(
+                as: T.self, lock: lock, openTicket: { BuildTicket(job: .registration(record), owner: me) })
+            {
+            case .built(let value):
                 if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
                 return value
-            }
-            if storage.isAbandoned {
-                lock.unlock()
+            case .abandoned:
                 (storage, lock) = try cell()
                 continue
+            case .wait(let building):
+                try BuildCoordinator.shared.wait(for: building, waiter: me, waiterPath: stack.path)
+                continue
+            case .build(let mine):
+                ticket = mine
             }
-            guard let building = storage.ticket else {
-                // Empty: this thread builds. The ticket's gate is taken before it is published.
-                ticket = BuildTicket(job: .registration(record), owner: me)
-                storage.ticket = ticket
-                lock.unlock()
-                break
-            }
-            lock.unlock()
-            try BuildCoordinator.shared.wait(for: building, waiter: me, waiterPath: stack.path)
+            break
         }
         var elapsed: Double?
         let value: T
         do {
             value = try runFactoryFrame(record.factory.typed(as: T.self), key: key, type: T.self, elapsed: &elapsed)
         } catch {
-            BuildCoordinator.shared.finish(ticket) { lock.withLock { storage.ticket = nil } }
+            storage.finishBuild(ticket, lock: lock, value: T?.none, failure: error)
             if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
             throw error
         }
-        BuildCoordinator.shared.finish(ticket) {
-            lock.withLock {
-                if !storage.isAbandoned { storage.store(value) }
-                storage.ticket = nil
-            }
-        }
+        storage.finishBuild(ticket, lock: lock, value: value)
         // Hooks and logs run now: the frame is popped and the instance stored.
         if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
         return value

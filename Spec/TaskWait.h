@@ -1,0 +1,54 @@
+/* TaskWait.h -- bounds, constants and configuration helpers shared by TaskWait.pml and its
+ * configurations (a configuration includes this first, so its configure() can use them). */
+#ifndef TASKWAIT_H
+#define TASKWAIT_H
+
+#ifndef EVENTS
+#define EVENTS   skip       /* no cancellation in this configuration                           */
+#endif
+
+#define MAXNT    6          /* task ids 1..5; 0 = none (in the ghost relation: "never resumed") */
+#ifndef MAXI
+#define MAXI     3          /* registrations 0..MAXI-1                                          */
+#endif
+#define MAXS     2          /* steps of a factory                                               */
+#define MAXT     8          /* tickets 1..7 (builds and close tickets); 0 = none; bit masks     */
+#define MAXF     15         /* frames 1..14 (factory runs), never reused; 0 = none; bit masks   */
+#define MAXD     3          /* frames a task pushes itself (own resolution depth)               */
+
+/* lifetimes */
+#define SHARED     1        /* singleton: built once, others wait for its ticket                */
+#define TRANSIENT  2        /* a factory run per resolution, no ticket of its own               */
+
+/* factory steps */
+#define DEP      1          /* try await resolve(j)                                             */
+#define TRY      2          /* try? await resolve(j): the factory catches the failure, goes on  */
+#define SPAWN_S  3          /* a structured child (async let / task group) resolves j; the      */
+                            /* factory awaits it before it returns                              */
+#define SPAWN_U  4          /* an unstructured Task { resolve(j) }, never awaited               */
+
+/* what a finished task's resolution gave (res[t]); an error travelling up (err) */
+#define R_OK     1
+#define E_CYC    2          /* DIError.circularDependency                                       */
+#define E_CANC   3          /* CancellationError                                                */
+
+/* who resumed a suspended wait (resumedBy[t]) */
+#define RB_OK       1       /* finish: the job is done (or failed otherwise): look again        */
+#define RB_CYC      2       /* finish: the build failed with a cycle error: throw it            */
+#define RB_CANCEL   3       /* the waiter's cancellation handler                                */
+#define RB_DEADLINE 4       /* the deadline passed and the wait still closes a cycle            */
+
+/* the walk (BuildCoordinator.Graph.closure) */
+#define W_NONE     0
+#define W_POSSIBLE 1
+#define W_PROVEN   2
+
+#define CANCELLER  7        /* holder id of M for a cancellation (not a task)                    */
+
+/* configuration helpers (for configure()) */
+#define LIFETIME(i, l)     lifetime[i] = l
+#define STEP(i, s, op, j)  sop[(i)*MAXS + (s)] = op; sarg[(i)*MAXS + (s)] = j
+#define STEPS(i, n)        nsteps[i] = n
+#define TOP(t, i)          job[t] = i                 /* top-level task t resolves i              */
+
+#endif

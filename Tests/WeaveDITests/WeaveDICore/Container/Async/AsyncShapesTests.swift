@@ -1,0 +1,555 @@
+import Foundation
+import Testing
+import WeaveDITestSupport
+
+@testable import WeaveDI
+@testable import WeaveDICore
+
+// The shapes users write around async factories: `async let`, task groups, `Task {}` and
+// `Task.detached` started by factories, actors and the main actor, child containers,
+// cancellation. Each test is the code a user would write, with the outcome the Concurrency Model
+// article promises for it.
+
+private final class ShapeApp: Sendable {}
+private final class ShapeDatabase: Sendable {}
+private final class ShapeConfig: Sendable {}
+private final class ShapeCache: Sendable {}
+private final class ShapeA: Sendable {}
+private final class ShapeB: Sendable {}
+private final class ShapeJob: Sendable {}
+private final class ShapeLoop: Sendable {}
+private final class ShapeLeaf: Sendable {
+    let serial: Int
+    init(serial: Int) { self.serial = serial }
+}
+
+/// The error `body` throws, if any.
+private func failure(_ body: () async throws -> Void) async -> (any Error)? {
+    do {
+        try await body()
+        return nil
+    } catch { return error }
+}
+
+/// Expects a cycle whose path names `types` (each once, the first repeated at the end).
+private func expectCycle(
+    _ error: (any Error)?, through types: Set<String>, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    guard case .circularDependency(let path)? = error as? DIError else {
+        Issue.record("expected a cycle, got \(String(describing: error))", sourceLocation: sourceLocation)
+        return
+    }
+    #expect(path.first == path.last, "\(path)", sourceLocation: sourceLocation)
+    #expect(Set(path) == Set(types.map { "WeaveDITests.\($0)" }), "\(path)", sourceLocation: sourceLocation)
+    #expect(Set(path.dropLast()).count == path.count - 1, "each type once: \(path)", sourceLocation: sourceLocation)
+}
+
+@Suite("Async shapes: async let, task groups, Task {}, actors, child containers")
+struct AsyncShapesTests {
+    // MARK: Structured children
+
+    /// App builds Database in an `async let` and resolves Config itself; Database needs Config.
+    /// No cycle: every run resolves, Config is built once.
+    @Test(.timeLimit(.minutes(1)))
+    func asyncLetSiblingNeedsWhatTheParentBuilds() async throws {
+        for _ in 0..<200 {
+            let container = Container()
+            let configs = Counter()
+            container.registerAsync(ShapeConfig.self, scope: .singleton) {
+                configs.increment()
+                await Task.yield()
+                return ShapeConfig()
+            }
+            container.registerAsync(ShapeDatabase.self, scope: .singleton) {
+                _ = try await container.resolveAsync(ShapeConfig.self)
+                return ShapeDatabase()
+            }
+            container.registerAsync(ShapeApp.self, scope: .singleton) {
+                async let database = container.resolveAsync(ShapeDatabase.self)
+                _ = try await container.resolveAsync(ShapeConfig.self)
+                _ = try await database
+                return ShapeApp()
+            }
+            _ = try await container.resolveAsync(ShapeApp.self)
+            #expect(configs.value == 1)
+        }
+    }
+
+    /// The same with a task group of children that all need what the parent builds.
+    @Test(.timeLimit(.minutes(1)))
+    func taskGroupChildrenNeedWhatTheParentBuilds() async throws {
+        for _ in 0..<50 {
+            let container = Container()
+            let configs = Counter()
+            container.registerAsync(ShapeConfig.self, scope: .singleton) {
+                configs.increment()
+                try await Task.sleep(nanoseconds: 100_000)
+                return ShapeConfig()
+            }
+            container.registerAsync(ShapeDatabase.self) {
+                _ = try await container.resolveAsync(ShapeConfig.self)
+                return ShapeDatabase()
+            }
+            container.registerAsync(ShapeApp.self, scope: .singleton) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<8 { group.addTask { _ = try await container.resolveAsync(ShapeDatabase.self) } }
+                    _ = try await container.resolveAsync(ShapeConfig.self)
+                    try await group.waitForAll()
+                }
+                return ShapeApp()
+            }
+            _ = try await container.resolveAsync(ShapeApp.self)
+            #expect(configs.value == 1)
+        }
+    }
+
+    /// A real cycle through a child task: task Q builds B (needs A); task P builds A, whose
+    /// factory resolves B in an `async let` and awaits it. Both tasks end with the cycle, in both
+    /// orders of the waits; nobody hangs.
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func cycleThroughAnAsyncLetChildEndsForEveryTask(childWaitsFirst: Bool) async {
+        let container = Container()
+        let aStarted = AsyncGate()
+        let bStarted = AsyncGate()
+        let childAsked = AsyncGate()
+        container.registerAsync(ShapeA.self, scope: .singleton) {
+            await aStarted.open()
+            await bStarted.wait()
+            async let b: ShapeB = {
+                if !childWaitsFirst { try await Task.sleep(nanoseconds: 20_000_000) }
+                await childAsked.open()
+                return try await container.resolveAsync(ShapeB.self)
+            }()
+            _ = try await b
+            return ShapeA()
+        }
+        container.registerAsync(ShapeB.self, scope: .singleton) {
+            await bStarted.open()
+            await aStarted.wait()
+            if childWaitsFirst {
+                await childAsked.wait()
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            _ = try await container.resolveAsync(ShapeA.self)
+            return ShapeB()
+        }
+        async let p = failure { _ = try await container.resolveAsync(ShapeA.self) }
+        async let q = failure { _ = try await container.resolveAsync(ShapeB.self) }
+        let (first, second) = await (p, q)
+        expectCycle(first, through: ["ShapeA", "ShapeB"])
+        expectCycle(second, through: ["ShapeA", "ShapeB"])
+    }
+
+    /// A transient whose factory comes back to itself through an `async let`: a type that needs
+    /// itself is a cycle, whatever the tasks (not `resolutionTooDeep`).
+    @Test(.timeLimit(.minutes(1)))
+    func transientNeedingItselfThroughAChildTaskIsACycle() async {
+        let container = Container()
+        container.registerAsync(ShapeLoop.self) {
+            async let again = container.resolveAsync(ShapeLoop.self)
+            _ = try await again
+            return ShapeLoop()
+        }
+        expectCycle(await failure { _ = try await container.resolveAsync(ShapeLoop.self) }, through: ["ShapeLoop"])
+    }
+
+    /// A structured child that resolves the singleton its parent is building: a cycle.
+    @Test(.timeLimit(.minutes(1)))
+    func asyncLetChildResolvingTheEnclosingSingletonIsACycle() async {
+        let container = Container()
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            async let again = container.resolveAsync(ShapeCache.self)
+            _ = try await again
+            return ShapeCache()
+        }
+        expectCycle(await failure { _ = try await container.resolveAsync(ShapeCache.self) }, through: ["ShapeCache"])
+    }
+
+    /// Two tasks' own factories waiting for each other: proven, so reported at once (well before
+    /// the possible-cycle deadline), with each type once in the path.
+    @Test(.timeLimit(.minutes(1)))
+    func crossTaskCycleOfOwnFactoriesIsReportedAtOnce() async {
+        let container = Container()
+        let aStarted = AsyncGate()
+        let bStarted = AsyncGate()
+        container.registerAsync(ShapeA.self, scope: .singleton) {
+            await aStarted.open()
+            await bStarted.wait()
+            _ = try await container.resolveAsync(ShapeB.self)
+            return ShapeA()
+        }
+        container.registerAsync(ShapeB.self, scope: .singleton) {
+            await bStarted.open()
+            await aStarted.wait()
+            _ = try await container.resolveAsync(ShapeA.self)
+            return ShapeB()
+        }
+        let started = ContinuousClock.now
+        async let p = failure { _ = try await container.resolveAsync(ShapeA.self) }
+        async let q = failure { _ = try await container.resolveAsync(ShapeB.self) }
+        let (first, second) = await (p, q)
+        #expect(ContinuousClock.now - started < Container.possibleCycleTimeout)
+        expectCycle(first, through: ["ShapeA", "ShapeB"])
+        expectCycle(second, through: ["ShapeA", "ShapeB"])
+    }
+
+    /// Three builds nested through two levels of child tasks, the innermost needing the
+    /// outermost: a cycle, its path naming each type once.
+    @Test(.timeLimit(.minutes(1)))
+    func cycleThroughTwoLevelsOfChildTasks() async {
+        let container = Container()
+        container.registerAsync(ShapeA.self, scope: .singleton) {
+            async let b = container.resolveAsync(ShapeB.self)
+            _ = try await b
+            return ShapeA()
+        }
+        container.registerAsync(ShapeB.self, scope: .singleton) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { _ = try await container.resolveAsync(ShapeCache.self) }
+                try await group.waitForAll()
+            }
+            return ShapeB()
+        }
+        container.registerAsync(ShapeCache.self) {
+            _ = try await container.resolveAsync(ShapeA.self)
+            return ShapeCache()
+        }
+        let error = await failure { _ = try await container.resolveAsync(ShapeA.self) }
+        expectCycle(error, through: ["ShapeA", "ShapeB", "ShapeCache"])
+        if case .circularDependency(let path)? = error as? DIError {
+            #expect(
+                path == [
+                    "WeaveDITests.ShapeA", "WeaveDITests.ShapeB", "WeaveDITests.ShapeCache", "WeaveDITests.ShapeA",
+                ])
+        }
+    }
+
+    /// Request-scoped async registrations resolved by the children of one request's task group:
+    /// one instance per request.
+    @Test(.timeLimit(.minutes(1)))
+    func requestScopedInstanceSharedByAFactorysChildren() async throws {
+        let container = Container()
+        let builds = Counter()
+        container.registerAsync(ShapeLeaf.self, scope: .request) {
+            try await Task.sleep(nanoseconds: 500_000)
+            return ShapeLeaf(serial: builds.next())
+        }
+        container.registerAsync(ShapeApp.self) {
+            async let first = container.resolveAsync(ShapeLeaf.self)
+            async let second = container.resolveAsync(ShapeLeaf.self)
+            let (a, b) = try await (first, second)
+            #expect(a === b)
+            return ShapeApp()
+        }
+        for _ in 0..<3 {
+            _ = try await container.withScope(.request) { try await container.resolveAsync(ShapeApp.self) }
+        }
+        #expect(builds.value == 3)
+    }
+
+    /// An async factory isolated to the main actor, resolved by the children of another factory.
+    @Test(.timeLimit(.minutes(1)))
+    func mainActorFactoryResolvedFromChildTasks() async throws {
+        let container = Container()
+        let builds = Counter()
+        container.registerAsync(ShapeConfig.self, scope: .singleton) { @MainActor in
+            MainActor.assertIsolated()
+            builds.increment()
+            return ShapeConfig()
+        }
+        container.registerAsync(ShapeApp.self) {
+            let ids = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { ObjectIdentifier(try await container.resolveAsync(ShapeConfig.self)) }
+                }
+                return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1)
+            return ShapeApp()
+        }
+        _ = try await container.resolveAsync(ShapeApp.self)
+        #expect(builds.value == 1)
+    }
+
+    // MARK: Unstructured tasks
+
+    /// A singleton's factory warms a cache in a `Task {}` that resolves the singleton itself and is
+    /// never awaited: the task gets the instance.
+    @Test(.timeLimit(.minutes(1)), arguments: [0, 50_000_000])
+    func taskStartedByASingletonsFactoryGetsTheSingleton(factoryDelay: UInt64) async throws {
+        let container = Container()
+        let warmed = Recorder<Result<ObjectIdentifier, DIErrorBox>>()
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            Task {
+                do {
+                    warmed.append(.success(ObjectIdentifier(try await container.resolveAsync(ShapeCache.self))))
+                } catch { warmed.append(.failure(DIErrorBox(error))) }
+            }
+            if factoryDelay > 0 { try await Task.sleep(nanoseconds: factoryDelay) }
+            return ShapeCache()
+        }
+        let cache = try await container.resolveAsync(ShapeCache.self)
+        await eventually { warmed.all.count == 1 }
+        #expect(warmed.all == [.success(ObjectIdentifier(cache))])
+    }
+
+    /// `Task.detached` inherits nothing: it simply waits for the build.
+    @Test(.timeLimit(.minutes(1)))
+    func detachedTaskStartedByAFactoryWaitsForTheBuild() async throws {
+        let container = Container()
+        let seen = Recorder<ObjectIdentifier>()
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            Task.detached { seen.append(ObjectIdentifier(try await container.resolveAsync(ShapeCache.self))) }
+            try await Task.sleep(nanoseconds: 10_000_000)
+            return ShapeCache()
+        }
+        let cache = try await container.resolveAsync(ShapeCache.self)
+        await eventually { seen.all.count == 1 }
+        #expect(seen.all == [ObjectIdentifier(cache)])
+    }
+
+    /// A job schedules the next with `Task {}`: each factory has returned, nothing is nested, and
+    /// the path does not grow. 150 generations all resolve.
+    @Test(.timeLimit(.minutes(1)))
+    func jobsSchedulingTheNextJobAllResolve() async {
+        let container = Container()
+        let generations = Counter()
+        let failures = Recorder<String>()
+        container.registerAsync(ShapeJob.self) {
+            if generations.next() < 150 {
+                Task {
+                    do { _ = try await container.resolveAsync(ShapeJob.self) } catch { failures.append("\(error)") }
+                }
+            }
+            return ShapeJob()
+        }
+        _ = try? await container.resolveAsync(ShapeJob.self)
+        await eventually { generations.value >= 150 || !failures.all.isEmpty }
+        #expect(failures.all == [])
+        #expect(generations.value == 150)
+    }
+
+    /// The same, where the next job starts before the current factory returns (the `Task {}`
+    /// asks while its factory still runs): it waits for the factory to return, then resolves.
+    @Test(.timeLimit(.minutes(1)))
+    func jobStartedBeforeItsFactoryReturnsResolves() async {
+        let container = Container()
+        let generations = Counter()
+        let failures = Recorder<String>()
+        container.registerAsync(ShapeJob.self) {
+            if generations.next() < 20 {
+                Task {
+                    do { _ = try await container.resolveAsync(ShapeJob.self) } catch { failures.append("\(error)") }
+                }
+                try await Task.sleep(nanoseconds: 2_000_000)
+            }
+            return ShapeJob()
+        }
+        _ = try? await container.resolveAsync(ShapeJob.self)
+        await eventually { generations.value >= 20 || !failures.all.isEmpty }
+        #expect(failures.all == [])
+    }
+
+    /// An async factory resolved in an `async let` starts a `Task {}` that outlives the factory
+    /// and the child: nothing keeps or releases a task the runtime owns (this crashed).
+    @Test(.timeLimit(.minutes(1)))
+    func taskOutlivingAnAsyncLetChildsFactory() async throws {
+        let finished = Counter()
+        for _ in 0..<100 {
+            let container = Container()
+            container.registerAsync(ShapeLeaf.self) {
+                Task {
+                    _ = AsyncResolutionPath.top
+                    try? await Task.sleep(nanoseconds: 1_000_000)
+                    finished.increment()
+                }
+                return ShapeLeaf(serial: 1)
+            }
+            async let leaf = container.resolveAsync(ShapeLeaf.self)
+            #expect(try await leaf.serial == 1)
+        }
+        await eventually { finished.value == 100 }
+    }
+
+    // MARK: Actors and the main actor
+
+    /// `resolveAsync` of a synchronous registration runs its factory where `resolve` would: on the
+    /// caller's actor.
+    @MainActor @Test func synchronousFactoryRunsOnTheMainActorCaller() async throws {
+        let container = Container()
+        container.register(ShapeLeaf.self) {
+            MainActor.assumeIsolated { ShapeLeaf(serial: 7) }
+        }
+        #expect(try await container.resolveAsync(ShapeLeaf.self).serial == 7)
+        #expect(try await container.resolveAsync(ShapeLeaf.self).serial == 7)
+    }
+
+    /// The same through `UnifiedDI` (the shared container).
+    @MainActor @Test func synchronousFactoryRunsOnTheMainActorCallerThroughUnifiedDI() async throws {
+        UnifiedDI.register("main-actor-shape", ShapeLeaf.self) {
+            MainActor.assumeIsolated { ShapeLeaf(serial: 9) }
+        }
+        #expect(try await UnifiedDI.resolveAsync("main-actor-shape", ShapeLeaf.self).serial == 9)
+    }
+
+    fileprivate actor Resolver {
+        let container: Container
+        var built: [Int] = []
+        init(container: Container) { self.container = container }
+        fileprivate func resolveTwice() async throws -> (ShapeLeaf, ShapeLeaf) {
+            async let first = container.resolveAsync(ShapeLeaf.self)
+            let second = try await container.resolveAsync(ShapeLeaf.self)
+            return (try await first, second)
+        }
+    }
+
+    /// An actor resolving an async singleton from `async let` and directly: one build.
+    @Test(.timeLimit(.minutes(1)))
+    func actorResolvesFromAsyncLetAndDirectly() async throws {
+        let container = Container()
+        let builds = Counter()
+        container.registerAsync(ShapeLeaf.self, scope: .singleton) {
+            try await Task.sleep(nanoseconds: 1_000_000)
+            return ShapeLeaf(serial: builds.next())
+        }
+        let (first, second) = try await Resolver(container: container).resolveTwice()
+        #expect(first === second)
+        #expect(builds.value == 1)
+    }
+
+    // MARK: Child containers, mixed registrations
+
+    /// A child container resolving, from an `async let` in its own factory, an async singleton its
+    /// parent registered: one instance, no false cycle.
+    @Test(.timeLimit(.minutes(1)))
+    func childContainerAsyncLetResolvesTheParentsSingleton() async throws {
+        let parent = Container()
+        let builds = Counter()
+        parent.registerAsync(ShapeConfig.self, scope: .singleton) {
+            builds.increment()
+            await Task.yield()
+            return ShapeConfig()
+        }
+        let child = Container(parent: parent)
+        child.registerAsync(ShapeApp.self, scope: .singleton) {
+            async let config = child.resolveAsync(ShapeConfig.self)
+            _ = try await parent.resolveAsync(ShapeConfig.self)
+            _ = try await config
+            return ShapeApp()
+        }
+        _ = try await child.resolveAsync(ShapeApp.self)
+        #expect(try await child.resolveAsync(ShapeConfig.self) === parent.resolveAsync(ShapeConfig.self))
+        #expect(builds.value == 1)
+    }
+
+    /// An async factory resolving a synchronous singleton that another thread is building, from an
+    /// `async let` and directly: one build, the same instance.
+    @Test(.timeLimit(.minutes(1)))
+    func asyncFactoriesResolvingASynchronousSingleton() async throws {
+        let container = Container()
+        let builds = Counter()
+        container.register(ShapeConfig.self, scope: .singleton) {
+            builds.increment()
+            Thread.sleep(forTimeInterval: 0.002)
+            return ShapeConfig()
+        }
+        container.registerAsync(ShapeApp.self) {
+            async let config = container.resolveAsync(ShapeConfig.self)
+            let direct = try await container.resolveAsync(ShapeConfig.self)
+            let child = try await config
+            #expect(child === direct)
+            return ShapeApp()
+        }
+        let thread = Task.detached { container.resolve(ShapeConfig.self) }
+        _ = try await container.resolveAsync(ShapeApp.self)
+        _ = await thread.value
+        #expect(builds.value == 1)
+    }
+
+    // MARK: Cancellation
+
+    /// A task waiting on a possible cycle is cancelled: it stops at once with `CancellationError`,
+    /// not at the deadline.
+    @Test(.timeLimit(.minutes(1)))
+    func cancellingATaskWaitingOnAPossibleCycle() async throws {
+        let container = Container()
+        let asked = AsyncGate()
+        let release = AsyncGate()
+        let childError = Recorder<String>()
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            let child = Task {
+                await asked.open()
+                do { _ = try await container.resolveAsync(ShapeCache.self) } catch {
+                    childError.append("\(type(of: error))")
+                }
+            }
+            await asked.wait()
+            try await Task.sleep(nanoseconds: 10_000_000)
+            child.cancel()
+            await child.value
+            await release.open()
+            return ShapeCache()
+        }
+        let started = ContinuousClock.now
+        _ = try await container.resolveAsync(ShapeCache.self)
+        #expect(childError.all == ["CancellationError"])
+        #expect(ContinuousClock.now - started < Container.possibleCycleTimeout)
+    }
+
+    /// The task that builds is cancelled while a child task waits on the build: the child is not
+    /// left waiting.
+    @Test(.timeLimit(.minutes(1)))
+    func cancelledBuilderWithAWaitingChild() async throws {
+        let container = Container()
+        let builds = Counter()
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            let serial = builds.next()
+            if serial == 1 {
+                async let again = container.resolveAsync(ShapeCache.self)
+                try await Task.sleep(nanoseconds: 5_000_000)
+                try Task.checkCancellation()
+                _ = try? await again
+            }
+            return ShapeCache()
+        }
+        let builder = Task { try await container.resolveAsync(ShapeCache.self) }
+        try await Task.sleep(nanoseconds: 1_000_000)
+        builder.cancel()
+        _ = await builder.result
+        _ = try await container.resolveAsync(ShapeCache.self)
+    }
+
+    // MARK: Priority
+
+    #if compiler(>=6.2)
+        /// A high-priority task waiting for a singleton a background task builds raises the
+        /// builder's priority.
+        @Test(.timeLimit(.minutes(1)))
+        func waiterRaisesTheBuildersPriority() async throws {
+            guard #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) else { return }
+            let container = Container()
+            let started = AsyncGate()
+            let seen = Recorder<TaskPriority>()
+            container.registerAsync(ShapeLeaf.self, scope: .singleton) {
+                await started.open()
+                let deadline = ContinuousClock.now + .seconds(10)
+                while Task.currentPriority < .high, ContinuousClock.now < deadline {
+                    try await Task.sleep(nanoseconds: 1_000_000)
+                }
+                seen.append(Task.currentPriority)
+                return ShapeLeaf(serial: 1)
+            }
+            let builder = Task(priority: .background) { try await container.resolveAsync(ShapeLeaf.self) }
+            await started.wait()
+            let waiter = Task(priority: .high) { try await container.resolveAsync(ShapeLeaf.self) }
+            #expect(try await waiter.value === builder.value)
+            #expect(seen.all.first.map { $0 >= .high } == true, "\(seen.all)")
+        }
+    #endif
+}
+
+/// An error as an `Equatable` description, to compare recorded outcomes.
+struct DIErrorBox: Error, Equatable {
+    let description: String
+    init(_ error: any Error) { description = "\(error)" }
+}
