@@ -1,4 +1,5 @@
 import Atomics
+import Foundation
 
 // Concurrency model (ConcurrencyModel article, "Tasks"; Spec/TaskWait.pml): an async factory may
 // suspend and resume on another thread, so its resolution path cannot live on a thread's stack.
@@ -27,24 +28,37 @@ final class AsyncFrame: @unchecked Sendable {
     let taskID: UInt
     /// Open frames on the chain when this one was pushed, this one included.
     let depth: Int
-    /// Set once the factory has returned (or thrown).
-    private let closedFlag = ManagedAtomic<Bool>(false)
-    /// Set (under the coordinator's mutex) once a task waits for this frame to close: closing
-    /// must then finish `closeTicket`. With `closedFlag` it forms a store-then-load pair on each
-    /// side (sequentially consistent), so either the closer sees the waiter or the waiter sees the
-    /// frame closed.
-    private let closeWatched = ManagedAtomic<Bool>(false)
+    /// ``State`` bits. Both sides change it with one read-modify-write, so of "the factory returned"
+    /// and "a task waits for it to return" each sees whether the other came first.
+    private let state = ManagedAtomic<UInt8>(0)
+
+    /// Bits of ``state``.
+    private enum State {
+        /// The factory has returned (or thrown).
+        static let closed: UInt8 = 1
+        /// A task waits (or waited) for the frame to close: closing finishes `closeTicket`.
+        static let watched: UInt8 = 2
+    }
+
     /// The ticket tasks wait on for a transient frame to close; guarded by the coordinator's mutex.
     var closeTicket: BuildTicket?
     /// The last failure a `resolveAsync` made inside this factory (in its task or a task started
     /// in it) reported: the factory rethrowing it does not make the entry points it propagates
     /// through report it again. Touched only on failure paths, under one process-wide lock.
     var lastReported: DIError? {
-        get { AsyncFrame.reported.withLock { _ in storedReport } }
-        set { AsyncFrame.reported.withLock { _ in storedReport = newValue } }
+        get {
+            AsyncFrame.reportLock.lock()
+            defer { AsyncFrame.reportLock.unlock() }
+            return storedReport
+        }
+        set {
+            AsyncFrame.reportLock.lock()
+            defer { AsyncFrame.reportLock.unlock() }
+            storedReport = newValue
+        }
     }
     private var storedReport: DIError?
-    private static let reported = Locked(())
+    private static let reportLock = NSLock()
 
     init(frame: ResolutionFrame, parent: AsyncFrame?, taskID: UInt) {
         self.frame = frame
@@ -54,7 +68,7 @@ final class AsyncFrame: @unchecked Sendable {
         depth = (parent?.depth ?? 0) + 1
     }
 
-    var isClosed: Bool { closedFlag.load(ordering: .sequentiallyConsistent) }
+    var isClosed: Bool { state.load(ordering: .acquiring) & State.closed != 0 }
 
     /// Whether the task `taskID` pushed this frame itself (and so blocks it for sure by waiting).
     @inline(__always)
@@ -83,17 +97,15 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// Called by the frame's task when its factory has returned.
     func close() {
-        closedFlag.store(true, ordering: .sequentiallyConsistent)
-        if closeWatched.load(ordering: .sequentiallyConsistent) {
-            BuildCoordinator.shared.frameClosed(self)
-        }
+        let before = state.loadThenBitwiseOr(with: State.closed, ordering: .acquiringAndReleasing)
+        if before & State.watched != 0 { BuildCoordinator.shared.frameClosed(self) }
     }
 
     /// Under the coordinator's mutex: the ticket to wait on until this (transient) frame closes,
     /// or `nil` when it is closed already.
     func ticketForClose(job: BuildTicket.Job) -> BuildTicket? {
-        closeWatched.store(true, ordering: .sequentiallyConsistent)
-        if closedFlag.load(ordering: .sequentiallyConsistent) { return nil }
+        let before = state.loadThenBitwiseOr(with: State.watched, ordering: .acquiringAndReleasing)
+        if before & State.closed != 0 { return nil }
         if let closeTicket { return closeTicket }
         let ticket = BuildTicket(job: job, taskNode: AsyncResolutionPath.node(taskID), frame: self)
         closeTicket = ticket

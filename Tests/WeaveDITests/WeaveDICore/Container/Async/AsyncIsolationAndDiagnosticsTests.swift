@@ -31,6 +31,8 @@ final class StorageIsolatedCache {
 struct AsyncMissingDependency: Sendable {}
 final class AsyncNeedsMissing: Sendable {}
 final class AsyncLoopA: Sendable {}
+final class AsyncChildLoopA: Sendable {}
+final class AsyncChildLoopB: Sendable {}
 final class AsyncLoopB: Sendable {}
 final class AsyncThrowing: Sendable {}
 final class AsyncHolder: Sendable {}
@@ -205,6 +207,32 @@ extension DiagnosticsGlobalState {
                 return
             }
             #expect(path == ["WeaveDITests.AsyncLoopA", "WeaveDITests.AsyncLoopB", "WeaveDITests.AsyncLoopA"])
+        }
+
+        /// A cycle through a child task (`async let`) surfaces in the child and again at the
+        /// parent's `resolveAsync`: the hook hears it once.
+        @Test func errorHookHearsACycleThroughAChildTaskOnce() async {
+            let events = Recorder<ErrorEvent>()
+            let token = UnifiedDI.onResolutionError { events.append(ErrorEvent(name: $0, error: $1)) }
+            defer { token.cancel() }
+            let container = Container()
+            container.registerAsync(AsyncChildLoopA.self, scope: .singleton) {
+                async let b = container.resolveAsync(AsyncChildLoopB.self)
+                _ = try await b
+                return AsyncChildLoopA()
+            }
+            container.registerAsync(AsyncChildLoopB.self) {
+                _ = try await container.resolveAsync(AsyncChildLoopA.self)
+                return AsyncChildLoopB()
+            }
+            _ = try? await container.resolveAsync(AsyncChildLoopA.self)
+            let mine = events.all.filter { $0.name.hasPrefix("WeaveDITests.AsyncChildLoop") }
+            #expect(mine.count == 1, "\(mine)")
+            guard case .circularDependency(let path)? = mine.first?.error else {
+                Issue.record("expected a cycle, got \(mine)")
+                return
+            }
+            #expect(path == ["WeaveDITests.AsyncChildLoopA", "WeaveDITests.AsyncChildLoopB", "WeaveDITests.AsyncChildLoopA"])
         }
 
         @Test func errorHookHearsTheMisuse() {
