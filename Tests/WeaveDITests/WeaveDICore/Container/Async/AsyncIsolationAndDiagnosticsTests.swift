@@ -232,7 +232,10 @@ extension DiagnosticsGlobalState {
                 Issue.record("expected a cycle, got \(mine)")
                 return
             }
-            #expect(path == ["WeaveDITests.AsyncChildLoopA", "WeaveDITests.AsyncChildLoopB", "WeaveDITests.AsyncChildLoopA"])
+            #expect(
+                path == [
+                    "WeaveDITests.AsyncChildLoopA", "WeaveDITests.AsyncChildLoopB", "WeaveDITests.AsyncChildLoopA",
+                ])
         }
 
         @Test func errorHookHearsTheMisuse() {
