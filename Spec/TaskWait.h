@@ -7,7 +7,9 @@
 #define EVENTS   skip       /* no cancellation in this configuration                           */
 #endif
 
-#define MAXNT    6          /* task ids 1..5; 0 = none (in the ghost relation: "never resumed") */
+#ifndef MAXNT
+#define MAXNT    6          /* task ids 1..MAXNT-1 (at most 7: bit masks); 0 = none             */
+#endif
 #ifndef MAXI
 #define MAXI     3          /* registrations 0..MAXI-1                                          */
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Model-checks WeaveDI's build/wait protocol (Spec/BuildWait.pml) with SPIN, one run per
-# configuration (Spec/configs/*.pml), and checks that the old, faulty protocol (-DSTALE_EDGES)
-# is caught reporting a false cycle. See Spec/README.md.
+# Model-checks WeaveDI's build/wait protocol (Spec/BuildWait.pml) and its extension to tasks that
+# start child tasks (Spec/TaskWait.pml) with SPIN, one run per configuration (Spec/configs/*.pml),
+# and checks that each broken variant (a -D flag) is caught violating the property it breaks.
+# See Spec/README.md.
 #
 # Usage: bash Spec/check.sh        (from anywhere; needs spin and gcc; installs spin via apt-get)
 set -euo pipefail
@@ -21,9 +22,15 @@ cp -R "$here/." "$work/"   # pan writes its files (and trails) next to the model
 
 # name | configuration file | extra spin -D flags | expect
 #   pass:    errors: 0
-#   fail-P1: errors > 0, a cycle reported over a stale edge (the old protocol, -DSTALE_EDGES)
-#   fail-P2: errors > 0, an invalid end state, i.e. a deadlock (-DNO_CYCLE_CHECK: the model's
-#            deadlock check is not vacuous)
+#   fail-P1: errors > 0, a false cycle: one reported over a stale edge (BuildWait, the old protocol,
+#            -DSTALE_EDGES), or where no declared or real cycle is (TaskWait)
+#   fail-P2: errors > 0, an invalid end state, i.e. a deadlock or a hang (-DNO_CYCLE_CHECK: the
+#            model's deadlock check is not vacuous)
+#   fail-P3: errors > 0, a second build of a singleton (TaskWait, -DRACY_CLAIM)
+#   fail-P4: errors > 0, a continuation resumed twice
+#   unsound-P1: like fail-P1, but without a -D flag or with a documented limit: the protocol as
+#            specified gives a false cycle here (README, "TaskWait.pml", "Findings"). Reported as
+#            FAILED if the run passes: the protocol changed, and the README must say so.
 runs=(
     "handoff|handoff.pml||pass"
     "chain3|chain3.pml||pass"
@@ -45,7 +52,31 @@ runs=(
     "async_cancel_waiter|async_cancel_waiter.pml|-DASYNC|pass"
     "async_cancel_builder|async_cancel_builder.pml|-DASYNC|pass"
     "async_cancel_waiter_CANCEL_KEEPS_EDGE|async_cancel_waiter.pml|-DASYNC -DCANCEL_KEEPS_EDGE|fail-P4"
+    # TaskWait.pml: async factories whose tasks start structured and unstructured child tasks.
+    "task_async_let|task_async_let.pml||pass"
+    "task_child_cycle|task_child_cycle.pml||pass"
+    "task_unstructured_self|task_unstructured_self.pml||pass"
+    "task_unstructured_chain|task_unstructured_chain.pml||pass"
+    "task_transient_child|task_transient_child.pml||pass"
+    "task_cross_cycle|task_cross_cycle.pml||pass"
+    "task_cancel_waiter|task_cancel_waiter.pml||pass"
+    "task_cancel_child|task_cancel_child.pml||pass"
+    "task_cancel_unstructured|task_cancel_unstructured.pml||pass"
+    "task_child_cycle_INHERITED_NONBLOCKING|task_child_cycle.pml|-DINHERITED_NONBLOCKING|fail-P2"
+    "task_unstructured_self_INHERITED_DEFINITE|task_unstructured_self.pml|-DINHERITED_DEFINITE|fail-P1"
+    "task_unstructured_chain_NEVER_CLOSE|task_unstructured_chain.pml|-DNEVER_CLOSE|fail-P1"
+    "task_transient_child_NO_DEADLINE|task_transient_child.pml|-DNO_DEADLINE|fail-P2"
+    "task_child_cycle_NO_DEADLINE|task_child_cycle.pml|-DNO_DEADLINE|fail-P2"
+    "task_cancel_waiter_CANCEL_DOUBLE_RESUME|task_cancel_waiter.pml|-DCANCEL_DOUBLE_RESUME|fail-P4"
+    "task_cancel_waiter_CANCEL_NO_RESUME|task_cancel_waiter.pml|-DCANCEL_NO_RESUME|fail-P2"
+    "task_async_let_RACY_CLAIM|task_async_let.pml|-DRACY_CLAIM|fail-P3"
+    # Findings: the protocol as specified gives a false cycle (README, "Findings").
+    "task_behind_cycle|task_behind_cycle.pml||unsound-P1"
+    "task_unstructured_self_EARLY_DEADLINE|task_unstructured_self.pml|-DEARLY_DEADLINE|unsound-P1"
 )
+
+# P1 assertions: BuildWait's liveChain / onCycle (reach[..]); TaskWait's cycleIs* / allSucceeded
+p1='assertion violated \(?(liveChain|reach|cycleIs|allSucceeded)'
 
 passed=0
 failed=0
@@ -54,7 +85,7 @@ for entry in "${runs[@]}"; do
     dir="$work/run-$name"
     mkdir -p "$dir"
     cp "$work/configs/$file" "$dir/model.pml"
-    # the configuration includes ../BuildWait.h and ../BuildWait.pml
+    # the configuration includes ../BuildWait.h and ../BuildWait.pml (or ../TaskWait.*)
     start=$(date +%s.%N)
     result=""
     if ! (cd "$dir" && spin $flags -a model.pml >spin.log 2>&1); then
@@ -84,11 +115,25 @@ for entry in "${runs[@]}"; do
                 result="FAILED, errors: $errors: $(grep -m1 -E 'assertion violated|invalid end state' "$log" || true)"
             fi
         elif [[ "$expect" == "fail-P1" ]]; then
-            # the faulty protocol must be caught reporting a cycle over a stale edge
-            if [[ "$errors" != "0" ]] && grep -qE 'assertion violated (liveChain|reach)' "$log"; then
+            # the faulty protocol must be caught reporting a false cycle
+            if [[ "$errors" != "0" ]] && grep -qE "$p1" "$log"; then
                 result="ok (caught, as expected: $(grep -m1 'assertion violated' "$log" | sed 's/^pan:[0-9]*: //'))"
             else
                 result="FAILED: expected a P1 violation (false cycle), errors: $errors"
+            fi
+        elif [[ "$expect" == "unsound-P1" ]]; then
+            # a finding: the protocol as specified reports a false cycle here
+            if [[ "$errors" != "0" ]] && grep -qE "$p1" "$log"; then
+                result="ok (finding reproduced: $(grep -m1 'assertion violated' "$log" | sed 's/^pan:[0-9]*: //'))"
+            else
+                result="FAILED: the documented false cycle no longer occurs (errors: $errors); update the README"
+            fi
+        elif [[ "$expect" == "fail-P3" ]]; then
+            # a claim that is not atomic: a singleton built twice
+            if [[ "$errors" != "0" ]] && grep -qE 'assertion violated \(?(oneRun|oneBuild|sameValue)' "$log"; then
+                result="ok (caught, as expected: $(grep -m1 'assertion violated' "$log" | sed 's/^pan:[0-9]*: //'))"
+            else
+                result="FAILED: expected a P3 violation (two builds), errors: $errors"
             fi
         elif [[ "$expect" == "fail-P4" ]]; then
             # a cancellation handler that leaves the edge: a continuation resumed twice (or
@@ -107,7 +152,7 @@ for entry in "${runs[@]}"; do
         fi
     fi
     search=$(sed -n 's/^pan: elapsed time \([0-9.e+-]*\).*/\1/p' "$log" 2>/dev/null | head -n 1)
-    printf '%-24s states stored: %-8s search %6ss, total %5ss  %s\n' \
+    printf '%-42s states stored: %-8s search %6ss, total %5ss  %s\n' \
         "$name" "$states" "${search:-?}" "$secs" "$result"
     if [[ "$result" == ok* ]]; then
         passed=$((passed + 1))

@@ -4,11 +4,13 @@
 // builds and others block on its ticket's gate) and the async one (`resolveSharedAsync`, a task
 // builds and others suspend) — differ only in how they run the factory and how they wait.
 
-/// What a resolution of a shared instance does next, decided under the storage's lock.
+/// What a resolution of a shared instance does next, decided under the storage's lock. (Not
+/// generic: the drivers run unspecialized for most types, where a generic enum would cost a
+/// metadata look-up per step. A built instance is handed over through an `inout` optional.)
 @usableFromInline
-enum SharedInstanceStep<Value> {
+enum SharedInstanceStep {
     /// The instance is built: return it.
-    case built(Value)
+    case built
     /// The storage was empty: the caller's ticket is stored there, and the caller builds.
     case build(BuildTicket)
     /// Another thread or task is building: wait for its ticket, then look again.
@@ -18,13 +20,14 @@ enum SharedInstanceStep<Value> {
 }
 
 extension InstanceStorage {
-    /// One step of the protocol, under `lock`: *built* → return; *abandoned* → look elsewhere;
-    /// *building* → wait; *empty* → store `openTicket()` and build.
+    /// One step of the protocol, under `lock`: *built* → the instance, in `value`; *abandoned* →
+    /// look elsewhere; *building* → wait; *empty* → store `openTicket()` and build.
     @inlinable @inline(__always)
-    func nextStep<T>(as _: T.Type, lock: WordLock, openTicket: () -> BuildTicket) -> SharedInstanceStep<T> {
+    func nextStep<T>(_ value: inout T?, lock: WordLock, openTicket: () -> BuildTicket) -> SharedInstanceStep {
         lock.lock()
         defer { lock.unlock() }
-        if let value = cached(as: T.self) { return .built(value) }
+        value = cached(as: T.self)
+        if value != nil { return .built }
         if isAbandoned { return .abandoned }
         if let building = ticket { return .wait(building) }
         let mine = openTicket()
@@ -32,22 +35,33 @@ extension InstanceStorage {
         return .build(mine)
     }
 
-    /// Ends the build `ticket` stands for: keeps `value` (unless the storage was abandoned meanwhile)
-    /// or, when the factory failed, nothing; then releases the waiters. A failure that is a cycle
-    /// goes to the waiters too (they wait on that cycle); after any other failure they look again
-    /// and one of them builds.
+    /// Ends the build `ticket` stands for with its instance: keeps `value` (unless the storage was
+    /// abandoned meanwhile), then releases the waiters.
     @usableFromInline
-    func finishBuild<T>(_ ticket: BuildTicket, lock: WordLock, value: T?, failure: (any Error)? = nil) {
+    func finishBuild<T>(_ ticket: BuildTicket, lock: WordLock, storing value: T) {
+        BuildCoordinator.shared.finish(ticket) {
+            lock.lock()
+            if !isAbandoned { store(value) }
+            self.ticket = nil
+            lock.unlock()
+        }
+    }
+
+    /// Ends the build `ticket` stands for after its factory failed: keeps nothing, then releases
+    /// the waiters. A failure that is a cycle goes to the waiters too (they wait on that cycle);
+    /// after any other failure they look again and one of them builds. (Not generic: nothing is
+    /// stored, so the drivers' unspecialized copies need no metadata for it.)
+    @usableFromInline
+    func failBuild(_ ticket: BuildTicket, lock: WordLock, failure: any Error) {
         BuildCoordinator.shared.finish(ticket, failure: Self.cycle(in: failure)) {
             lock.lock()
-            if let value, !isAbandoned { store(value) }
             self.ticket = nil
             lock.unlock()
         }
     }
 
     /// The cycle error `failure` is or wraps, if any.
-    static func cycle(in failure: (any Error)?) -> DIError? {
+    static func cycle(in failure: any Error) -> DIError? {
         let error = (failure as? DIError) ?? (failure as? ReportedAsyncFailure)?.error
         if case .circularDependency? = error { return error }
         return nil

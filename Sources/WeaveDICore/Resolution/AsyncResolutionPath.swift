@@ -1,6 +1,10 @@
 import Atomics
 import Foundation
 
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
 // Concurrency model (ConcurrencyModel article, "Tasks"; Spec/TaskWait.pml): an async factory may
 // suspend and resume on another thread, so its resolution path cannot live on a thread's stack.
 // It travels with the task: a task-local chain of `AsyncFrame`s, one per async factory running,
@@ -30,7 +34,7 @@ final class AsyncFrame: @unchecked Sendable {
     let depth: Int
     /// ``State`` bits. Both sides change it with one read-modify-write, so of "the factory returned"
     /// and "a task waits for it to return" each sees whether the other came first.
-    private let state = ManagedAtomic<UInt8>(0)
+    private let state = FrameStateWord()
 
     /// Bits of ``state``.
     private enum State {
@@ -68,7 +72,7 @@ final class AsyncFrame: @unchecked Sendable {
         depth = (parent?.depth ?? 0) + 1
     }
 
-    var isClosed: Bool { state.load(ordering: .acquiring) & State.closed != 0 }
+    var isClosed: Bool { state.load() & State.closed != 0 }
 
     /// Whether the task `taskID` pushed this frame itself (and so blocks it for sure by waiting).
     @inline(__always)
@@ -97,14 +101,14 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// Called by the frame's task when its factory has returned.
     func close() {
-        let before = state.loadThenBitwiseOr(with: State.closed, ordering: .acquiringAndReleasing)
+        let before = state.fetchOr(State.closed)
         if before & State.watched != 0 { BuildCoordinator.shared.frameClosed(self) }
     }
 
     /// Under the coordinator's mutex: the ticket to wait on until this (transient) frame closes,
     /// or `nil` when it is closed already.
     func ticketForClose(job: BuildTicket.Job) -> BuildTicket? {
-        let before = state.loadThenBitwiseOr(with: State.watched, ordering: .acquiringAndReleasing)
+        let before = state.fetchOr(State.watched)
         if before & State.closed != 0 { return nil }
         if let closeTicket { return closeTicket }
         let ticket = BuildTicket(job: job, taskNode: AsyncResolutionPath.node(taskID), frame: self)
@@ -154,3 +158,21 @@ enum AsyncResolutionPath {
         #endif
     }
 }
+
+#if canImport(Darwin)
+    /// An atomic byte (a `ManagedAtomic`: `Synchronization.Atomic` needs macOS 15 and iOS 18).
+    struct FrameStateWord: Sendable {
+        private let word = ManagedAtomic<UInt8>(0)
+        func load() -> UInt8 { word.load(ordering: .acquiring) }
+        func fetchOr(_ bits: UInt8) -> UInt8 { word.loadThenBitwiseOr(with: bits, ordering: .acquiringAndReleasing) }
+    }
+#else
+    /// An atomic byte stored in place in the frame (no allocation of its own).
+    struct FrameStateWord: ~Copyable, Sendable {
+        private let word = Atomic<UInt8>(0)
+        func load() -> UInt8 { word.load(ordering: .acquiring) }
+        func fetchOr(_ bits: UInt8) -> UInt8 {
+            word.bitwiseOr(bits, ordering: .acquiringAndReleasing).oldValue
+        }
+    }
+#endif

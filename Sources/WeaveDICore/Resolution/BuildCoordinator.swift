@@ -56,8 +56,10 @@ package final class BuildCoordinator: @unchecked Sendable {
         var waits: [ObjectIdentifier: BuildTicket] = [:]
         /// For an open frame: the tasks waiting that inherited it (their wait may block it).
         var inside: [ObjectIdentifier: [ObjectIdentifier]] = [:]
-        /// The deadline of each task in a possible cycle.
-        var deadlines: [ObjectIdentifier: Task<Void, Never>] = [:]
+        /// The deadline of each task in a possible cycle, and when it was first armed (an order:
+        /// see `expire`).
+        var deadlines: [ObjectIdentifier: (timer: Task<Void, Never>, order: UInt64)] = [:]
+        var deadlinesArmed: UInt64 = 0
 
         /// Removes a task's wait (edge, inside entries); returns its deadline to cancel.
         mutating func removeTaskWait(_ wait: SuspendedWait) -> Task<Void, Never>? {
@@ -67,7 +69,21 @@ package final class BuildCoordinator: @unchecked Sendable {
                 inside[id]?.removeAll { $0 == wait.waiter }
                 if inside[id]?.isEmpty == true { inside[id] = nil }
             }
-            return deadlines.removeValue(forKey: wait.waiter)
+            return deadlines.removeValue(forKey: wait.waiter)?.timer
+        }
+
+        /// Whether a task that started waiting on a possible cycle after `waiter` did waits inside
+        /// one of the builds on `chain`: its wait may be what keeps that build from finishing (a
+        /// cycle of its own), so it is ended first.
+        func laterDeadline(inside chain: [BuildTicket], than waiter: ObjectIdentifier) -> Bool {
+            guard let mine = deadlines[waiter]?.order else { return false }
+            for ticket in chain {
+                guard let frame = ticket.frame, let tasks = inside[ObjectIdentifier(frame)] else { continue }
+                for task in tasks where task != waiter {
+                    if let theirs = deadlines[task]?.order, theirs > mine { return true }
+                }
+            }
+            return false
         }
 
         /// Whether `waiter` (whose inherited open frames are `inherited`) waiting for `ticket` closes a
@@ -78,13 +94,18 @@ package final class BuildCoordinator: @unchecked Sendable {
         {
             var chain = [ticket]
             var current = ticket
+            var possible: [BuildTicket]?
             while true {
                 if current.owner == waiter { return .proven(chain) }
-                if let frame = current.frame, inherited.contains(ObjectIdentifier(frame)) { return .possible(chain) }
+                // A build the waiter inherited: possibly a cycle; the definite chain may still prove one.
+                if possible == nil, let frame = current.frame, inherited.contains(ObjectIdentifier(frame)) {
+                    possible = chain
+                }
                 guard let next = waits[current.owner], chain.count <= waits.count else { break }
                 chain.append(next)
                 current = next
             }
+            if let possible { return .possible(possible) }
             if inside.isEmpty { return nil }
             // Every edge, depth first, remembering how each ticket was reached.
             var cameFrom: [ObjectIdentifier: BuildTicket] = [ObjectIdentifier(ticket): ticket]
@@ -233,8 +254,9 @@ package final class BuildCoordinator: @unchecked Sendable {
         ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
     }
 
-    /// Starts the deadline of a task whose wait may close a cycle.
-    private func armDeadline(for waiter: ObjectIdentifier, on ticket: BuildTicket) {
+    /// Starts the deadline of a task whose wait may close a cycle (again, keeping its place in
+    /// the order, when `order` is given).
+    private func armDeadline(for waiter: ObjectIdentifier, on ticket: BuildTicket, order: UInt64? = nil) {
         let nanoseconds = Container.possibleCycleTimeoutNanoseconds
         let deadline = Task.detached(priority: .utility) {
             do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
@@ -242,7 +264,14 @@ package final class BuildCoordinator: @unchecked Sendable {
         }
         let stillWaiting = mutex.withLock { graph in
             guard graph.waits[waiter] === ticket else { return false }
-            graph.deadlines[waiter] = deadline
+            let place: UInt64
+            if let order {
+                place = order
+            } else {
+                graph.deadlinesArmed += 1
+                place = graph.deadlinesArmed
+            }
+            graph.deadlines[waiter] = (deadline, place)
             return true
         }
         if !stillWaiting { deadline.cancel() }
@@ -250,7 +279,14 @@ package final class BuildCoordinator: @unchecked Sendable {
 
     /// A possible cycle's deadline passed: if `waiter` still waits for `ticket` and the wait still
     /// closes a cycle, it stops waiting with ``DIError/circularDependency(path:)``.
+    ///
+    /// A task that started waiting on a possible cycle later, inside a build on this one's cycle,
+    /// goes first: this deadline starts again (keeping its place in the order, so of any set of
+    /// such tasks the last one always ends, and each wait ends within a bounded time). Its own
+    /// cycle may be what keeps that build from finishing, and once it ends, the build may finish
+    /// and this task get its instance.
     private func expire(_ waiter: ObjectIdentifier, on ticket: BuildTicket) {
+        var rearm: UInt64?
         let resumed: (UnsafeContinuation<Void, any Error>, DIError)? = mutex.withLock { graph in
             guard graph.waits[waiter] === ticket,
                 let index = ticket.suspended.firstIndex(where: { $0.waiter == waiter })
@@ -264,12 +300,17 @@ package final class BuildCoordinator: @unchecked Sendable {
                 graph.deadlines[waiter] = nil
                 return nil
             }
+            if graph.laterDeadline(inside: chain, than: waiter) {
+                rearm = graph.deadlines[waiter]?.order
+                return nil
+            }
             ticket.suspended.remove(at: index)
             ticket.waiters.removeAll { $0 == waiter }
             _ = graph.removeTaskWait(entry)
             return (entry.continuation, DIError.circularDependency(path: entry.path + chain.map(\.job.displayName)))
         }
         if let (continuation, error) = resumed { continuation.resume(throwing: error) }
+        if let rearm { armDeadline(for: waiter, on: ticket, order: rearm) }
     }
 
     /// Finishes `ticket` (on its owner's thread, or in its owner task): runs `change` (publish or
@@ -281,7 +322,9 @@ package final class BuildCoordinator: @unchecked Sendable {
         let (suspended, deadlines) = mutex.withLock { graph in
             change()
             ticket.finished = true
-            ticket.failure = failure
+            if failure != nil { ticket.failure = failure }
+            // Nobody waits: the usual case, kept short (every build of a shared instance ends here).
+            if ticket.waiters.isEmpty { return ([SuspendedWait](), [Task<Void, Never>]()) }
             var deadlines: [Task<Void, Never>] = []
             for waiter in ticket.waiters {
                 assert(graph.waits[waiter] === ticket, "a waiter's edge points at the ticket it waits for")

@@ -72,24 +72,23 @@ extension Container {
             return value
         }
         lock.unlock()
-        return try await resolveAsyncFactory(async, key: key, lock: lock, requester: requester).value
+        return try await resolveAsyncFactory(async, key: key, lock: lock, requester: requester)
     }
 
     /// An async registration's instance, built or awaited (off the caller's actor: the factory is
     /// async and runs where it is isolated).
     func resolveAsyncFactory<T>(
         _ record: AsyncRecord, key: RegistryKey, lock: WordLock, requester: Container?
-    ) async throws -> Transfer<T> {
+    ) async throws -> T {
         switch record.lifetime.tag {
         case .singleton:
             let cell = record.singletonCell!
-            return Transfer(try await resolveSharedAsync(record, key: key) { (cell, lock) })
+            return try await resolveSharedAsync(record, key: key) { (cell, lock) }
         case .weak:
             let cell = record.weakCell!
-            return Transfer(try await resolveSharedAsync(record, key: key) { (cell, lock) })
+            return try await resolveSharedAsync(record, key: key) { (cell, lock) }
         case .custom:
-            return Transfer(
-                try await resolveScopedAsync(record, key: key, slotLock: lock, requester: requester ?? self))
+            return try await resolveScopedAsync(record, key: key, slotLock: lock, requester: requester ?? self)
         case .transient, .asyncFactory:
             let taskID = AsyncResolutionPath.currentTaskID()
             let top = AsyncResolutionPath.openTop
@@ -97,7 +96,7 @@ extension Container {
             let frame = AsyncFrame(
                 frame: ResolutionFrame(key: key, type: T.self, container: identity),
                 parent: AsyncResolutionPath.openTop, taskID: taskID)
-            return Transfer(try await runAsyncFactory(record, key: key, frame: frame))
+            return try await runAsyncFactory(record, key: key, frame: frame)
         }
     }
 
@@ -121,11 +120,12 @@ extension Container {
         var (storage, lock) = try cell()
         var ticket: BuildTicket
         var frame: AsyncFrame?
+        var built: T?
         while true {
             // The ticket names the frame this task will run the factory in, so tasks started inside
             // the factory are known to be inside the build.
             switch storage.nextStep(
-                as: T.self, lock: lock,
+                &built, lock: lock,
                 openTicket: {
                     let building = AsyncFrame(
                         frame: ResolutionFrame(key: key, type: T.self, container: identity), parent: top,
@@ -134,9 +134,9 @@ extension Container {
                     return BuildTicket(job: .registration(record), taskNode: node, frame: building)
                 })
             {
-            case .built(let value):
+            case .built:
                 noteAsyncEdge(to: key, type: T.self)
-                return value
+                return built!
             case .abandoned:
                 (storage, lock) = try cell()
                 continue
@@ -156,10 +156,10 @@ extension Container {
         do {
             value = try await runAsyncFactory(record, key: key, frame: frame!)
         } catch {
-            storage.finishBuild(ticket, lock: lock, value: T?.none, failure: error)
+            storage.failBuild(ticket, lock: lock, failure: error)
             throw error
         }
-        storage.finishBuild(ticket, lock: lock, value: value)
+        storage.finishBuild(ticket, lock: lock, storing: value)
         return value
     }
 
@@ -331,12 +331,4 @@ extension Container {
 /// seen outside WeaveDI.
 package struct ReportedAsyncFailure: Error {
     package let error: DIError
-}
-
-/// A value handed from the async resolution path (which runs off the caller's actor) back to the
-/// caller. WeaveDI hands out shared instances by design: whether a type may be used across
-/// isolation domains is the type's promise (its `Sendable` conformance), not the container's.
-struct Transfer<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -265,14 +265,15 @@ extension Container {
         let me = stack.threadID
         var (storage, lock) = try cell()
         var ticket: BuildTicket
+        var built: T?
         while true {
             // The ticket's gate is taken before it is published.
             switch storage.nextStep(
-                as: T.self, lock: lock, openTicket: { BuildTicket(job: .registration(record), owner: me) })
+                &built, lock: lock, openTicket: { BuildTicket(job: .registration(record), owner: me) })
             {
-            case .built(let value):
+            case .built:
                 if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
-                return value
+                return built!
             case .abandoned:
                 (storage, lock) = try cell()
                 continue
@@ -289,11 +290,11 @@ extension Container {
         do {
             value = try runFactoryFrame(record.factory.typed(as: T.self), key: key, type: T.self, elapsed: &elapsed)
         } catch {
-            storage.finishBuild(ticket, lock: lock, value: T?.none, failure: error)
+            storage.failBuild(ticket, lock: lock, failure: error)
             if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
             throw error
         }
-        storage.finishBuild(ticket, lock: lock, value: value)
+        storage.finishBuild(ticket, lock: lock, storing: value)
         // Hooks and logs run now: the frame is popped and the instance stored.
         if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
         return value

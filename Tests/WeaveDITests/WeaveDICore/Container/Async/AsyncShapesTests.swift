@@ -293,6 +293,65 @@ struct AsyncShapesTests {
         #expect(warmed.all == [.success(ObjectIdentifier(cache))])
     }
 
+    /// A `Task {}` waits for the singleton whose factory started it, while that factory is stuck
+    /// on a cycle of its own (a transient that needs itself through an `async let`), which it
+    /// survives (`try?`). The `Task {}` is in no cycle: it gets the singleton once the inner cycle
+    /// has been reported, instead of a false cycle of its own.
+    @Test(.timeLimit(.minutes(1)))
+    func taskWaitingBehindAnotherCycleGetsTheInstance() async throws {
+        let container = Container()
+        let warmed = Recorder<Result<ObjectIdentifier, DIErrorBox>>()
+        container.registerAsync(ShapeLoop.self) {
+            async let again = container.resolveAsync(ShapeLoop.self)
+            return try await again
+        }
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            Task {
+                do {
+                    warmed.append(.success(ObjectIdentifier(try await container.resolveAsync(ShapeCache.self))))
+                } catch { warmed.append(.failure(DIErrorBox(error))) }
+            }
+            try await Task.sleep(nanoseconds: 20_000_000) // the `Task {}` waits first
+            _ = try? await container.resolveAsync(ShapeLoop.self)
+            return ShapeCache()
+        }
+        let cache = try await container.resolveAsync(ShapeCache.self)
+        await eventually { warmed.all.count == 1 }
+        #expect(warmed.all == [.success(ObjectIdentifier(cache))])
+    }
+
+    /// A's factory starts a `Task {}` that resolves B and resolves B itself; B needs A. Whichever
+    /// task builds B, the cycle is one WeaveDI can prove (the chain of waits runs through the
+    /// factories' own frames), so both tasks hear of it at once.
+    @Test(.timeLimit(.minutes(1)))
+    func cycleThroughATaskThatBuildsIsProvenAtOnce() async {
+        for _ in 0..<20 {
+            let container = Container()
+            let background = Recorder<DIErrorBox>()
+            container.registerAsync(ShapeA.self, scope: .singleton) {
+                let task = Task {
+                    do { _ = try await container.resolveAsync(ShapeB.self) } catch {
+                        background.append(DIErrorBox(error))
+                    }
+                }
+                defer { _ = task }
+                _ = try await container.resolveAsync(ShapeB.self)
+                return ShapeA()
+            }
+            container.registerAsync(ShapeB.self, scope: .singleton) {
+                await Task.yield()
+                _ = try await container.resolveAsync(ShapeA.self)
+                return ShapeB()
+            }
+            let started = ContinuousClock.now
+            expectCycle(
+                await failure { _ = try await container.resolveAsync(ShapeA.self) }, through: ["ShapeA", "ShapeB"])
+            await eventually { background.all.count == 1 }
+            #expect(ContinuousClock.now - started < Container.possibleCycleTimeout)
+            #expect(background.all.first?.description.hasPrefix("Circular dependency") == true)
+        }
+    }
+
     /// `Task.detached` inherits nothing: it simply waits for the build.
     @Test(.timeLimit(.minutes(1)))
     func detachedTaskStartedByAFactoryWaitsForTheBuild() async throws {
