@@ -170,9 +170,11 @@ public final class Container: @unchecked Sendable {
     /// awaits, from a `Task {}`, which it does not. So a wait that closes a cycle only through
     /// such a task is a *possible* cycle: the task waits, and if the cycle is still there when
     /// this time has passed (a structured child's is: the factory can never return), the wait
-    /// fails. A `Task {}` whose factory returns within this time gets the instance. Cycles WeaveDI
-    /// can prove (within one task, across tasks' own factories, and across threads) fail at once.
-    /// See the Concurrency Model article.
+    /// fails. A `Task {}` whose factory returns within this time gets the instance; one whose
+    /// factory runs longer gets the error, so keep this longer than any factory that starts a
+    /// `Task {}` resolving what that factory builds (or start such work with `Task.detached`).
+    /// Cycles WeaveDI can prove (within one task, across tasks' own factories, and across
+    /// threads) fail at once. See the Concurrency Model article.
     public static var possibleCycleTimeout: Duration {
         get { .nanoseconds(Int64(clamping: possibleCycleTimeoutNanoseconds)) }
         set {
