@@ -19,7 +19,7 @@ extension Container {
     /// - Throws: a ``DIError`` saying why the type could not be resolved (a missing registration,
     ///   a cycle with its whole path — within this task or across tasks —, a factory's error), or
     ///   `CancellationError`.
-    @inlinable
+    @inlinable @inline(__always)
     public func resolveAsync<T>(_ type: T.Type, isolation: isolated (any Actor)? = #isolation) async throws -> T {
         if let built = builtAsyncSingleton(id: RegistryKey(type).id, as: T.self) { return built }
         return try await resolveAsyncEntry(key: RegistryKey(type), type: T.self)

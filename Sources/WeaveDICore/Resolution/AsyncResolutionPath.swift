@@ -148,12 +148,11 @@ enum AsyncResolutionPath {
         #if compiler(>=6.2)
             if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
                 guard let pointer = UnsafeRawPointer(bitPattern: address) else { return }
-                let object = Unmanaged<AnyObject>.fromOpaque(pointer)
-                // The view below is released when it goes out of scope: balance it with a retain
-                // of the living task, so its count ends where it began.
-                _ = object.retain()
-                let task = unsafeBitCast(object, to: UnsafeCurrentTask.self)
-                if task.priority < priority { task.escalatePriority(to: priority) }
+                // A view of the living task, borrowed: whatever the view retains it releases.
+                Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { object in
+                    let task = unsafeBitCast(object, to: UnsafeCurrentTask.self)
+                    if task.priority < priority { task.escalatePriority(to: priority) }
+                }
             }
         #endif
     }
