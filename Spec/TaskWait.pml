@@ -34,15 +34,24 @@
  *                                      frame -> ticketForClose (under M) and wait for it
  * label WAIT, inline closure           BuildCoordinator.waitAsync: finished -> look again (or
  *                                      throw the cycle failure); cancelled -> throw; the walk
- *                                      Graph.closure; proven -> circularDependency at once;
- *                                      else register (waits, inside, suspended) and suspend,
- *                                      with armDeadline when the cycle is possible
- * winh[t]                              SuspendedWait.inherited / Graph.inside: the waiter's
- *                                      inherited open frames, read when it starts to wait
+ *                                      Graph.closure (the definite chain, which goes on past
+ *                                      the first inherited frame; then every edge, depth
+ *                                      first); proven -> circularDependency at once; else
+ *                                      register (waits, inside, suspended) and suspend, with
+ *                                      armDeadline when the cycle is possible
+ * winh[t], wreg[t]                     SuspendedWait.inherited / Graph.inside: the waiter's
+ *                                      inherited open frames, read when it starts to wait, and
+ *                                      its place in the inside lists (registration order)
+ * dord[t], inline dlArm                Graph.deadlines[t].order (deadlinesArmed), as a rank
+ * dq[t], inline dlRearm                when the deadline passes: armed or re-armed last ->
+ *                                      last (equal timeouts; see "The deadline" below)
  * deadline branch at SUSP              the deadline task and BuildCoordinator.expire: still
- *                                      registered and the walk still closes a cycle ->
- *                                      removeTaskWait and resume with circularDependency; else
- *                                      the deadline is dropped and the task waits on
+ *                                      registered and the walk still closes a cycle -> if
+ *                                      laterDeadline (a task with a deadline armed later
+ *                                      waits inside the frame of a ticket on the walk's
+ *                                      chain) armDeadline(order:) again; else removeTaskWait
+ *                                      and resume with circularDependency. No cycle: the
+ *                                      deadline is dropped and the task waits on
  * label PUSH .. NEXT                   runAsyncFactory: the factory runs with its frame on top;
  *                                      its steps (resolveAsync, async let, Task {})
  * label COMPLETE                       the factory returned or threw: a throw cancels its live
@@ -69,9 +78,15 @@
  *                           registered: `finish` (or the deadline) resumes it again.
  * -DCANCEL_NO_RESUME        the cancellation handler removes the waiter but never resumes it.
  * -DRACY_CLAIM              the empty-storage check and the claim are two steps.
+ * -DNO_DEFER                expire without its rule 1 (the previous expire): a deadline never
+ *                           defers to a later one; the false cycle of task_behind_cycle.
+ * -DSTOP_AT_INHERITED       the definite chain stops at the first inherited frame (the previous
+ *                           closure): a definite cycle through it waits for the deadline.
  * -DEARLY_DEADLINE          not a fault but a limit: the deadline may pass at any moment, also
  *                           while the build waited for is still making progress (a factory that
  *                           runs longer than Container.possibleCycleTimeout).
+ * -DANY_ORDER               a limit: deadlines pass in any order among the stuck waiters (the
+ *                           timers do not fire in the order they were armed).
  *
  * Properties (safety; pan is compiled with -DSAFETY):
  *   P1  No false cycle. At each origin of a cycle error (own frame, proven walk, deadline): the
@@ -87,13 +102,21 @@
  * reaches a cycle, or a wait nobody will resume -- i.e. the build it waits for can no longer
  * finish but for a deadline or a cancellation (the real deadline is assumed longer than any
  * factory runs while it makes progress). Unlike Promela's `timeout` this is local to the wait:
- * other tasks may still move, and a cancellation may come before or after it.
+ * other tasks may still move, and a cancellation may come before or after it. All deadlines
+ * have the same length, so they pass in the order they were armed, a re-armed one after every
+ * one armed before it was re-armed (dq): a stuck waiter's deadline does not pass while a stuck
+ * waiter's deadline that passes before it is still armed (fireM, computed by ghost()). A
+ * re-armed deadline moves behind the others, so the re-arm is never a step that changes
+ * nothing, and the deadline it deferred to (armed later, never deferring back) can pass.
  *   P2  No hang: SPIN's invalid-end-state check (every task ends; init sees running == 0). The
  *       configuration's expect() says which tasks must end with circularDependency.
  *   P3  One build per singleton: a factory runs again only after a failed run (`oneRun`), a
  *       value is stored once (`oneBuild`), every task gets the same instance (`sameValue`).
  *   P4  Each suspended wait is resumed exactly once (`resumes[u] == 1` at each resume), by
  *       finish, its cancellation or its deadline; none stays suspended (P2).
+ *   P5  Proven at once. Where the configuration says every cycle is proven (provenCfg), no
+ *       deadline passes (`reportedAtOnce`); where it says no wait is even a possible one
+ *       (atOnceCfg), none is (`provenAtOnce`).
  *   Also: a waiter's edge always points at an open ticket (Monitor), the chain of definite
  *   edges never loops (`chainAcyclic`), tables never overflow, M is released by its holder.
  */
@@ -117,6 +140,7 @@ bool dependsOnCycle[MAXI];        /* on one, or reaches one over failure-propaga
 bool cycleCfg;                    /* the await graph has a cycle                               */
 bool cancelCfg;                   /* some task may be cancelled                                */
 bool atOnceCfg;                   /* every cycle must be proven (no possible wait may occur)   */
+bool provenCfg;                   /* every cycle must be reported at once: no deadline passes  */
 bool budgetCfg;                   /* a factory may find no task id left (the generation bound) */
 
 /* ---- storage of the singletons (WordLock) ------------------------------------------------- */
@@ -156,7 +180,14 @@ bool pend[MAXT];                  /* ghost: the frame closed and finish is on it
 byte M;
 byte waitsK[MAXNT];               /* Graph.waits                                               */
 short winh[MAXNT];                /* the registration's inherited frames (Graph.inside)        */
-bool deadl[MAXNT];                /* a deadline is armed for t's wait                          */
+byte dord[MAXNT];                 /* t's deadline (Graph.deadlines[t]): its order, as a rank    */
+                                  /* among the armed ones (1 = armed first); 0 = none          */
+byte dq[MAXNT];                   /* its place in the order the armed deadlines pass: armed or  */
+                                  /* re-armed last -> last (a rank too)                        */
+byte ndl;                         /* deadlines armed                                           */
+byte wreg[MAXNT];                 /* rank of t's registration among the registered waiters:    */
+                                  /* the order of the Graph.inside lists (the walk's order)    */
+byte nreg;                        /* registered waiters                                        */
 bool susp[MAXNT];                 /* t is suspended on its continuation                        */
 byte resumedBy[MAXNT];
 byte resumes[MAXNT];              /* resumptions of t's current wait (P4: exactly one)          */
@@ -166,6 +197,7 @@ byte g[MAXNT];                    /* g[a]: tasks a reaches (bit 0: a wait nobody
 byte cycM;                        /* tasks on a cycle (bit 0 always)                           */
 byte stuckM;                      /* tasks that reach a cycle: blocked for good, but for a      */
                                   /* deadline or a cancellation                                */
+byte fireM;                       /* tasks whose deadline may pass now (see SUSP)              */
 
 /* ---- bookkeeping for the properties --------------------------------------------------------- */
 byte runs[MAXI];
@@ -174,11 +206,13 @@ bool failedRun[MAXI];
 byte got[MAXI];
 byte deadlineHit;                 /* bit t: t got a cycle error from its deadline              */
 byte provenHit;                   /* bit t: t got a proven cycle error from the walk           */
+byte rearmHit;                    /* bit t: t's deadline was re-armed (expire's rule 1)         */
 
 /* scratch of deterministic computations (d_step only) */
-hidden byte gi, gx, gk, gf, wk, wn, wx, wy, wP, ci, cj, cm;
+hidden byte gi, gx, gk, gf, wk, wn, wx, wy, wi, wr, wC, wPC, dsp, di, later, ci, cj, cm;
+hidden byte dfrom[MAXT], dstk[MAXT];
 hidden byte cycleIsDeclared, cycleIsReal, cycleIsUpstream, oneRun, oneBuild, sameValue;
-hidden byte chainAcyclic, allSucceeded, provenAtOnce, expected;
+hidden byte chainAcyclic, allSucceeded, provenAtOnce, reportedAtOnce, expected;
 
 inline lockM(t)   { atomic { M == 0 -> M = t } }
 inline unlockM(t) { assert(M == t); M = 0 }
@@ -186,8 +220,8 @@ inline unlockM(t) { assert(M == t); M = 0 }
 /* The ghost wait-for relation between tasks, and its closure. a -> b: a is suspended on a
  * ticket whose frame b's factory is still running; a -> its live structured children while it
  * awaits them; a -> 0 when a waits for something that will never resume it (a finished ticket,
- * a closed frame whose ticket nobody will finish, no registration). Run after every change of
- * the state it reads (always inside d_step). */
+ * a closed frame whose ticket nobody will finish, no registration). Then the deadlines that
+ * may pass (fireM). Run after every change of the state it reads (always inside d_step). */
 inline ghost() {
     gi = 1;
     do
@@ -239,82 +273,220 @@ inline ghost() {
     :: gi <= NT -> if :: g[gi] & cycM -> stuckM = stuckM | (1 << gi) :: else -> skip fi; gi++
     :: else -> break
     od;
+    /* the deadlines that may pass now: a stuck waiter's, unless a stuck waiter's deadline that
+     * passes before it (armed or re-armed earlier) is still armed */
+    fireM = 0; gi = 1;
+    do
+    :: gi <= NT ->
+        if
+        :: dq[gi] != 0 && susp[gi] && (stuckM & (1 << gi)) ->
+            gk = 1; gx = 1;
+            do
+            :: gx <= NT ->
+                if
+                :: dq[gx] != 0 && dq[gx] < dq[gi] && (stuckM & (1 << gx)) -> gk = 0
+                :: else -> skip
+                fi;
+                gx++
+            :: else -> break
+            od;
+            if
+            :: gk -> fireM = fireM | (1 << gi)
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi;
+        gi++
+    :: else -> break
+    od;
     gi = 0; gx = 0; gk = 0; gf = 0
 }
 
 /* BuildCoordinator.Graph.closure: does waiter W (inherited frames MI) waiting for ticket K0
  * close a cycle? First the chain of definite edges (each owner's own wait): a ticket W owns ->
- * proven; a ticket whose frame W inherited -> possible. Then every edge: successors of ticket
- * k are the ticket its owner waits for and the tickets of the waiters that inherited k's frame;
- * reaching a ticket W owns or whose frame W inherited -> possible. Result in `out`. */
+ * proven; the first ticket whose frame W inherited is remembered as a possible closure (the
+ * chain up to it), and the chain goes on, so a cycle of definite edges through an inherited
+ * frame is still proven. Then, if the chain closed nothing, every edge, depth first in the
+ * order of the Swift code: successors of ticket k are the ticket its owner waits for, then the
+ * tickets of the waiters that inherited k's frame (Graph.inside, in registration order);
+ * discovering a ticket W owns or whose frame W inherited -> possible. Result in `out`; the
+ * tickets of the proven chain, the remembered chain or the path found in wC (what `expire`
+ * hands to laterDeadline). */
 inline closure(W, K0, MI, out) {
-    out = W_NONE; wk = K0; wn = 0; chainAcyclic = true;
+    out = W_NONE; wk = K0; wn = 0; wC = 0; wPC = 0; chainAcyclic = true;
     do
-    :: fowner[kframe[wk]] == W -> out = W_PROVEN; break
-    :: fowner[kframe[wk]] != W && (MI & (1 << kframe[wk])) ->
-#ifdef INHERITED_DEFINITE
-        out = W_PROVEN; break                      /* the old ownsForWaiter                     */
+    :: wC = wC | (1 << wk);
+       if
+       :: fowner[kframe[wk]] == W -> out = W_PROVEN; break
+       :: else -> skip
+       fi;
+       if
+       :: wPC == 0 && (MI & (1 << kframe[wk])) ->
+#if defined(INHERITED_DEFINITE)
+           out = W_PROVEN; break                   /* the old ownsForWaiter                     */
+#elif defined(STOP_AT_INHERITED)
+           out = W_POSSIBLE; break                 /* the old walk: it stops here               */
 #else
-        out = W_POSSIBLE; break
+           wPC = wC                                /* possible; the chain may still prove one   */
 #endif
-    :: else ->
-        if
-        :: waitsK[fowner[kframe[wk]]] != 0 ->
-            wk = waitsK[fowner[kframe[wk]]]; wn++;
-            chainAcyclic = (wn < MAXNT); assert(chainAcyclic)
-        :: else -> break
-        fi
+       :: else -> skip
+       fi;
+       if
+       :: waitsK[fowner[kframe[wk]]] != 0 ->
+           wk = waitsK[fowner[kframe[wk]]]; wn++;
+           chainAcyclic = (wn < MAXNT); assert(chainAcyclic)
+       :: else -> break
+       fi
     od;
+    if
+    :: out == W_NONE && wPC != 0 -> out = W_POSSIBLE; wC = wPC
+    :: else -> skip
+    fi;
 #if !defined(INHERITED_DEFINITE) && !defined(INHERITED_NONBLOCKING)
     if
     :: out == W_NONE ->
-        wP = 1 << K0; wn = 0;
+        wi = 0;
         do
-        :: wn < MAXT ->
-            wk = 1;
-            do
-            :: wk < nextT ->
-                if
-                :: wP & (1 << wk) ->
-                    wx = fowner[kframe[wk]];
-                    if
-                    :: waitsK[wx] != 0 -> wP = wP | (1 << waitsK[wx])
-                    :: else -> skip
-                    fi;
-                    wy = 1;
-                    do
-                    :: wy <= NT ->
-                        if
-                        :: waitsK[wy] != 0 && (winh[wy] & (1 << kframe[wk])) ->
-                            wP = wP | (1 << waitsK[wy])
-                        :: else -> skip
-                        fi;
-                        wy++
-                    :: else -> break
-                    od
-                :: else -> skip
-                fi;
-                wk++
-            :: else -> break
-            od;
-            wn++
+        :: wi < MAXT -> dfrom[wi] = 0; dstk[wi] = 0; wi++
         :: else -> break
         od;
-        wk = 1;
+        dfrom[K0] = K0; dstk[0] = K0; dsp = 1; wx = 0;
         do
-        :: wk < nextT ->
-            if
-            :: (wP & (1 << wk)) && (fowner[kframe[wk]] == W || (MI & (1 << kframe[wk]))) ->
-                out = W_POSSIBLE
-            :: else -> skip
-            fi;
-            wk++
+        :: dsp > 0 && wx == 0 ->
+            dsp--; wk = dstk[dsp]; dstk[dsp] = 0;
+            wr = 0;                 /* 0: the owner's wait; r > 0: the waiter registered r-th   */
+            do
+            :: wx == 0 && wr <= nreg ->
+                wy = 0;
+                if
+                :: wr == 0 -> wy = waitsK[fowner[kframe[wk]]]
+                :: else ->
+                    wi = 1;
+                    do
+                    :: wi <= NT ->
+                        if
+                        :: wreg[wi] == wr && waitsK[wi] != 0 && (winh[wi] & (1 << kframe[wk])) ->
+                            wy = waitsK[wi]
+                        :: else -> skip
+                        fi;
+                        wi++
+                    :: else -> break
+                    od
+                fi;
+                if
+                :: wy != 0 && dfrom[wy] == 0 ->
+                    dfrom[wy] = wk;
+                    if
+                    :: fowner[kframe[wy]] == W || (MI & (1 << kframe[wy])) -> wx = wy
+                    :: else -> assert(dsp < MAXT); dstk[dsp] = wy; dsp++
+                    fi
+                :: else -> skip
+                fi;
+                wr++
+            :: else -> break
+            od
+        :: else -> break
+        od;
+        if
+        :: wx != 0 ->               /* the path back to K0 */
+            out = W_POSSIBLE; wC = 0;
+            do
+            :: wC = wC | (1 << wx);
+               if
+               :: wx == K0 -> break
+               :: else -> wx = dfrom[wx]
+               fi
+            od
+        :: else -> skip
+        fi;
+        wi = 0;
+        do
+        :: wi < MAXT -> dfrom[wi] = 0; dstk[wi] = 0; wi++
         :: else -> break
         od
     :: else -> skip
     fi;
 #endif
-    wk = 0; wn = 0; wx = 0; wy = 0; wP = 0
+    wk = 0; wn = 0; wx = 0; wy = 0; wi = 0; wr = 0; wPC = 0; dsp = 0
+}
+
+/* Graph.laterDeadline: does a task other than W, with a deadline armed later than W's, wait
+ * inside (inherited) the frame of a ticket in C? */
+inline laterDeadline(W, C, out) {
+    out = false;
+#ifndef NO_DEFER
+    wk = 1;
+    do
+    :: wk < nextT ->
+        if
+        :: C & (1 << wk) ->
+            wi = 1;
+            do
+            :: wi <= NT ->
+                if
+                :: wi != W && waitsK[wi] != 0 && (winh[wi] & (1 << kframe[wk])) && dord[wi] > dord[W] ->
+                    out = true
+                :: else -> skip
+                fi;
+                wi++
+            :: else -> break
+            od
+        :: else -> skip
+        fi;
+        wk++
+    :: else -> break
+    od;
+    wk = 0; wi = 0
+#endif
+}
+
+/* armDeadline, first time: the next order; it passes after every deadline armed before it */
+inline dlArm(u) { ndl++; dord[u] = ndl; dq[u] = ndl }
+
+/* armDeadline(order:), from expire: the same order; it passes after every deadline armed now */
+inline dlRearm(u) {
+#ifndef ANY_ORDER
+    di = 1;
+    do
+    :: di <= NT -> if :: dq[di] > dq[u] -> dq[di]-- :: else -> skip fi; di++
+    :: else -> break
+    od;
+    dq[u] = ndl; di = 0
+#else
+    skip                        /* nothing changes: the deadline stays where it was          */
+#endif
+}
+
+/* the deadline is cancelled or dropped (Graph.deadlines[u] = nil) */
+inline dlRemove(u) {
+    if
+    :: dord[u] != 0 ->
+        di = 1;
+        do
+        :: di <= NT ->
+            if :: dord[di] > dord[u] -> dord[di]-- :: else -> skip fi;
+            if :: dq[di] > dq[u] -> dq[di]-- :: else -> skip fi;
+            di++
+        :: else -> break
+        od;
+        dord[u] = 0; dq[u] = 0; ndl--; di = 0
+    :: else -> skip
+    fi
+}
+
+/* a registration (its place at the end of each Graph.inside list), and its removal */
+inline regAdd(u) { nreg++; wreg[u] = nreg }
+inline regRemove(u) {
+    if
+    :: wreg[u] != 0 ->
+        di = 1;
+        do
+        :: di <= NT -> if :: wreg[di] > wreg[u] -> wreg[di]-- :: else -> skip fi; di++
+        :: else -> break
+        od;
+        wreg[u] = 0; nreg--; di = 0
+    :: else -> skip
+    fi
 }
 
 /* finish(K): mark it finished with its failure, remove every waiter's registration (edge,
@@ -327,7 +499,7 @@ inline finishK(K, fail) {
         if
         :: waiters[K] & (1 << gi) ->
             assert(waitsK[gi] == K);
-            waitsK[gi] = 0; winh[gi] = 0; deadl[gi] = false; susp[gi] = false;
+            waitsK[gi] = 0; winh[gi] = 0; dlRemove(gi); regRemove(gi); susp[gi] = false;
             if
             :: fail == E_CYC -> resumedBy[gi] = RB_CYC
             :: else -> resumedBy[gi] = RB_OK
@@ -379,7 +551,7 @@ inline handlers(newly) {
 #ifndef CANCEL_DOUBLE_RESUME
                 cj = waitsK[ci];
                 waiters[cj] = waiters[cj] & ~(1 << ci); waitsK[ci] = 0; winh[ci] = 0;
-                deadl[ci] = false;
+                dlRemove(ci); regRemove(ci);
 #endif
 #ifndef CANCEL_NO_RESUME
                 susp[ci] = false; resumedBy[ci] = RB_CANCEL; resumes[ci]++;
@@ -529,10 +701,13 @@ WAIT:   /* BuildCoordinator.waitAsync(for: k) */
             goto RET
         :: else ->                 /* register and suspend                                       */
             d_step {
-                waitsK[t] = k; winh[t] = mi; waiters[k] = waiters[k] | (1 << t);
+                waitsK[t] = k; winh[t] = mi; waiters[k] = waiters[k] | (1 << t); regAdd(t);
                 susp[t] = true; resumedBy[t] = 0; resumes[t] = 0;
 #ifndef NO_DEADLINE
-                deadl[t] = (w == W_POSSIBLE);
+                if
+                :: w == W_POSSIBLE -> dlArm(t)     /* armDeadline                               */
+                :: else -> skip
+                fi;
 #endif
                 provenAtOnce = !(atOnceCfg && w == W_POSSIBLE); assert(provenAtOnce);
                 w = W_NONE; mi = 0;
@@ -546,29 +721,40 @@ SUSP:   /* suspended until finish, the cancellation handler or the deadline resu
     if
     :: resumedBy[t] != 0 -> skip
     :: atomic {
-#ifndef EARLY_DEADLINE
-        deadl[t] && susp[t] && (stuckM & (1 << t)) && M == 0 ->   /* the deadline passed        */
+#if defined(EARLY_DEADLINE)
+        dord[t] != 0 && susp[t] && M == 0 ->     /* a deadline shorter than a factory's run     */
+#elif defined(ANY_ORDER)
+        dord[t] != 0 && susp[t] && (stuckM & (1 << t)) && M == 0 ->    /* in any order          */
 #else
-        deadl[t] && susp[t] && M == 0 ->         /* a deadline shorter than a factory's run     */
+        (fireM & (1 << t)) && M == 0 ->          /* the deadline passed (see ghost())           */
 #endif
-        M = t; deadl[t] = false;
-        if
-        :: waitsK[t] == k ->       /* expire: still waiting; does the wait still close a cycle? */
-            d_step { closure(t, k, winh[t], w) };
+        M = t;
+        d_step {                   /* expire */
+            reportedAtOnce = !provenCfg; assert(reportedAtOnce);
             if
-            :: w != W_NONE ->
-                d_step {
-                    cycleIsDeclared = onAwaitCycle[inst]; assert(cycleIsDeclared); /* P1 */
-                    waiters[k] = waiters[k] & ~(1 << t); waitsK[t] = 0; winh[t] = 0;
-                    susp[t] = false; resumedBy[t] = RB_DEADLINE; resumes[t]++;
-                    assert(resumes[t] == 1);                                        /* P4 */
-                    deadlineHit = deadlineHit | (1 << t); w = W_NONE;
-                    ghost()
-                }
-            :: else -> skip        /* the deadline is dropped; the task waits on              */
-            fi
-        :: else -> skip
-        fi;
+            :: waitsK[t] == k ->   /* still waiting: does the wait still close a cycle?          */
+                closure(t, k, winh[t], w);
+                if
+                :: w == W_NONE -> dlRemove(t)      /* the deadline is dropped; t waits on       */
+                :: else ->
+                    laterDeadline(t, wC, later);
+                    if
+                    :: later ->                    /* re-armed, its order kept; t waits on      */
+                        dlRearm(t); rearmHit = rearmHit | (1 << t)
+                    :: else ->
+                        cycleIsDeclared = onAwaitCycle[inst]; assert(cycleIsDeclared); /* P1 */
+                        waiters[k] = waiters[k] & ~(1 << t); waitsK[t] = 0; winh[t] = 0;
+                        dlRemove(t); regRemove(t);
+                        susp[t] = false; resumedBy[t] = RB_DEADLINE; resumes[t]++;
+                        assert(resumes[t] == 1);                                    /* P4 */
+                        deadlineHit = deadlineHit | (1 << t)
+                    fi
+                fi
+            :: else -> dlRemove(t)
+            fi;
+            w = W_NONE; wC = 0; later = 0;
+            ghost()
+        };
         unlockM(t)
        };
        goto SUSP

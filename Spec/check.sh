@@ -28,6 +28,7 @@ cp -R "$here/." "$work/"   # pan writes its files (and trails) next to the model
 #            model's deadlock check is not vacuous)
 #   fail-P3: errors > 0, a second build of a singleton (TaskWait, -DRACY_CLAIM)
 #   fail-P4: errors > 0, a continuation resumed twice
+#   fail-P5: errors > 0, a cycle that must be proven at once reported only at a deadline (TaskWait)
 #   unsound-P1: like fail-P1, but without a -D flag or with a documented limit: the protocol as
 #            specified gives a false cycle here (README, "TaskWait.pml", "Findings"). Reported as
 #            FAILED if the run passes: the protocol changed, and the README must say so.
@@ -69,10 +70,16 @@ runs=(
     "task_child_cycle_NO_DEADLINE|task_child_cycle.pml|-DNO_DEADLINE|fail-P2"
     "task_cancel_waiter_CANCEL_DOUBLE_RESUME|task_cancel_waiter.pml|-DCANCEL_DOUBLE_RESUME|fail-P4"
     "task_cancel_waiter_CANCEL_NO_RESUME|task_cancel_waiter.pml|-DCANCEL_NO_RESUME|fail-P2"
+    "task_behind_cycle|task_behind_cycle.pml||pass"
+    "task_unstructured_cycle|task_unstructured_cycle.pml||pass"
     "task_async_let_RACY_CLAIM|task_async_let.pml|-DRACY_CLAIM|fail-P3"
+    "task_behind_cycle_NO_DEFER|task_behind_cycle.pml|-DNO_DEFER|fail-P1"
+    "task_unstructured_cycle_STOP_AT_INHERITED|task_unstructured_cycle.pml|-DSTOP_AT_INHERITED|fail-P5"
     # Findings: the protocol as specified gives a false cycle (README, "Findings").
-    "task_behind_cycle|task_behind_cycle.pml||unsound-P1"
     "task_unstructured_self_EARLY_DEADLINE|task_unstructured_self.pml|-DEARLY_DEADLINE|unsound-P1"
+    "task_behind_cycle_ANY_ORDER|task_behind_cycle.pml|-DANY_ORDER|unsound-P1"
+    "task_behind_chain|task_behind_chain.pml||unsound-P1"
+    "task_behind_cycle_inner|task_behind_cycle_inner.pml||unsound-P1"
 )
 
 # P1 assertions: BuildWait's liveChain / onCycle (reach[..]); TaskWait's cycleIs* / allSucceeded
@@ -134,6 +141,13 @@ for entry in "${runs[@]}"; do
                 result="ok (caught, as expected: $(grep -m1 'assertion violated' "$log" | sed 's/^pan:[0-9]*: //'))"
             else
                 result="FAILED: expected a P3 violation (two builds), errors: $errors"
+            fi
+        elif [[ "$expect" == "fail-P5" ]]; then
+            # a definite cycle that the walk must prove at once, reported at a deadline instead
+            if [[ "$errors" != "0" ]] && grep -qE 'assertion violated \(?reportedAtOnce' "$log"; then
+                result="ok (caught, as expected: $(grep -m1 'assertion violated' "$log" | sed 's/^pan:[0-9]*: //'))"
+            else
+                result="FAILED: expected a P5 violation (a cycle not proven at once), errors: $errors"
             fi
         elif [[ "$expect" == "fail-P4" ]]; then
             # a cancellation handler that leaves the edge: a continuation resumed twice (or

@@ -1,12 +1,16 @@
-/* task_behind_cycle (TaskWait.pml): a FINDING -- the protocol gives a false circularDependency.
- * Task 1 resolves the singleton S. S's factory starts an unstructured Task {} (task 2) that
- * resolves S, then calls `try? await resolve(T)` and goes on whatever that gives. The transient
- * T's factory resolves T in a structured child (task 3) and awaits it: a real cycle, broken by
- * task 3's deadline; S is then built and task 2 should get it. But task 2's wait for S is a
- * possible cycle too (S's frame is inherited), and it is stuck for as long as task 1 is stuck in
- * T: if task 2's deadline passes first, the walk from S's ticket still reaches S's frame, and
- * task 2 gets circularDependency although it is in no cycle and S gets built.
- * Expected to fail P1 (see README, "Findings"). */
+/* task_behind_cycle (TaskWait.pml, scenario 9): a task waiting behind another cycle (finding
+ * 1, now addressed). Task 1 resolves the singleton S. S's factory starts an unstructured
+ * Task {} (task 2) that resolves S, then calls `try? await resolve(T)` and goes on whatever that
+ * gives. The transient T's factory resolves T in a structured child (task 3) and awaits it: a
+ * real cycle, broken by task 3's deadline; S is then built and task 2 gets it. Task 2's wait for
+ * S is a possible cycle too (S's frame is inherited), and it is stuck for as long as task 1 is
+ * stuck in T. If task 2 started waiting first, its deadline passes first: task 3, armed later,
+ * waits inside S's frame (it inherited it), so task 2's deadline is re-armed (`expire`, rule 1)
+ * and task 3's passes. If task 3 started waiting first, its deadline passes first.
+ * Every task but task 3 succeeds.
+ * With -DNO_DEFER (expire without rule 1) this must fail P1: task 2 gets circularDependency.
+ * With -DANY_ORDER (deadlines pass in any order) it fails P1 too, a limit (README, "Findings"):
+ * task 2's deadline, armed after task 3's, passes first, and none was armed after it. */
 #define NT   3
 #define NTOP 1
 #define S    0

@@ -72,7 +72,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             return text
         case .circularDependency(let path):
             return
-                "Circular dependency: \(path.joined(separator: " -> ")). Break the cycle by injecting one side lazily (@Inject or a Factory) or through a protocol."
+                "Circular dependency: \(path.joined(separator: " -> ")). Break the cycle by resolving one side lazily (a synchronous registration through @Inject or a Factory key; an async one with resolveAsync after the factory has returned, not inside it) or through a protocol."
         case .factoryFailed(let type, let name, let underlying):
             return "The factory for \(ResolutionFrame.displayName(type, name)) threw: \(underlying)."
         case .scopeEnded(let scope, let type):

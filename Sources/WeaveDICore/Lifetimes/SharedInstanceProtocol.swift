@@ -53,7 +53,7 @@ extension InstanceStorage {
     /// stored, so the drivers' unspecialized copies need no metadata for it.)
     @usableFromInline
     func failBuild(_ ticket: BuildTicket, lock: WordLock, failure: any Error) {
-        BuildCoordinator.shared.finish(ticket, failure: Self.cycle(in: failure)) {
+        BuildCoordinator.shared.finish(ticket, failed: true, failure: Self.cycle(in: failure)) {
             lock.lock()
             self.ticket = nil
             lock.unlock()

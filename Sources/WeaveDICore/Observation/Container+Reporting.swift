@@ -41,6 +41,13 @@ extension Container {
             ObservationCenter.shared.reportFailure(error)
         }
         stack.noteReported(error)
+        // A synchronous entry point called by an async factory: that factory rethrowing the
+        // failure does not make the async entry points report it again.
+        if asyncDependent == nil, stack.depth == 0, asyncFactoriesRunning.load(ordering: .relaxed) != 0,
+            let top = AsyncResolutionPath.openTop
+        {
+            top.noteReported(error, by: AsyncResolutionPath.currentTaskID())
+        }
         return error
     }
 

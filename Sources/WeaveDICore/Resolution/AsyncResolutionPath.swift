@@ -15,9 +15,12 @@ import Foundation
 //   task group), which the factory must await before it returns, and unstructured `Task {}`s,
 //   which it never awaits and which may run on after it returns. Nothing public tells the two
 //   apart, so an inherited frame is a build the task *may* block (`AsyncFrame.isOwn`).
-// - A frame is *open* while its factory runs and *closed* once it returns. A closed frame is in no
-//   chain: a `Task {}` that outlives its factory has no inherited path left, and new frames link
-//   past closed ones, so a chain of tasks each started by the last never grows.
+// - A frame is *open* while its factory runs and *closed* once it returns. A task that outlives
+//   a frame it inherited cannot be a structured child of that factory (those end first), nor of
+//   any factory above it: so a task's path ends at the first closed frame. A `Task {}` that
+//   outlives its factory has no inherited path left, and a chain of tasks each started by the
+//   last never grows. Parents are held weakly (an open frame is held by its task's binding), so
+//   closed frames are freed however long the tasks started in them run.
 // - A task is named by its address, which is never retained (the runtime owns task objects; a
 //   structured child is destroyed by its parent whatever its reference count). An address is
 //   reused only after its task ended, and a task ends only after every frame it pushed closed:
@@ -26,11 +29,11 @@ import Foundation
 /// One async factory running: a link of a task's async resolution path.
 final class AsyncFrame: @unchecked Sendable {
     let frame: ResolutionFrame
-    /// The nearest frame that was open when this one was pushed.
-    let parent: AsyncFrame?
+    /// The frame this one was pushed under, while it lives (set once, in `init`).
+    private(set) weak var parent: AsyncFrame?
     /// The address of the task that runs the factory (not retained; see above).
     let taskID: UInt
-    /// Open frames on the chain when this one was pushed, this one included.
+    /// Open frames on the path when this one was pushed, this one included.
     let depth: Int
     /// ``State`` bits. Both sides change it with one read-modify-write, so of "the factory returned"
     /// and "a task waits for it to return" each sees whether the other came first.
@@ -46,52 +49,73 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// The ticket tasks wait on for a transient frame to close; guarded by the coordinator's mutex.
     var closeTicket: BuildTicket?
-    /// The last failure a `resolveAsync` made inside this factory (in its task or a task started
-    /// in it) reported: the factory rethrowing it does not make the entry points it propagates
-    /// through report it again. Touched only on failure paths, under one process-wide lock.
-    var lastReported: DIError? {
-        get {
-            AsyncFrame.reportLock.lock()
-            defer { AsyncFrame.reportLock.unlock() }
-            return storedReport
-        }
-        set {
-            AsyncFrame.reportLock.lock()
-            defer { AsyncFrame.reportLock.unlock() }
-            storedReport = newValue
-        }
-    }
-    private var storedReport: DIError?
+    /// The last failures a resolution made inside this factory reported, by the factory's own
+    /// task and by a task started inside it: the factory rethrowing one does not make the entry
+    /// points it propagates through report it again. An entry point of the factory's own task
+    /// skips only a failure its own task reported (a `Task {}` failing on its own is not the
+    /// factory failing). Touched only on failure paths, under one process-wide lock.
+    private var reportedHere: DIError?
+    private var reportedInTask: DIError?
     private static let reportLock = NSLock()
 
+    /// Notes that `error` was reported by a resolution in task `taskID`, made inside this factory.
+    func noteReported(_ error: DIError, by taskID: UInt) {
+        let own = isOwn(by: taskID)
+        AsyncFrame.reportLock.lock()
+        defer { AsyncFrame.reportLock.unlock() }
+        if own { reportedHere = error } else { reportedInTask = error }
+    }
+
+    /// Whether the factory's own task already reported `error`.
+    func reportedHere(_ error: DIError) -> Bool {
+        AsyncFrame.reportLock.lock()
+        defer { AsyncFrame.reportLock.unlock() }
+        return reportedHere.map { $0.isSameFailure(as: error) } ?? false
+    }
+
+    /// Whether `error`, which the factory threw, was already reported inside it (in any task).
+    func reportedInside(_ error: DIError) -> Bool {
+        AsyncFrame.reportLock.lock()
+        defer { AsyncFrame.reportLock.unlock() }
+        return (reportedHere.map { $0.isSameFailure(as: error) } ?? false)
+            || (reportedInTask.map { $0.isSameFailure(as: error) } ?? false)
+    }
+
+    /// `parent` must be open (the current task's open path, `AsyncResolutionPath.openTop`).
     init(frame: ResolutionFrame, parent: AsyncFrame?, taskID: UInt) {
         self.frame = frame
-        let parent = parent?.nearestOpen
         self.parent = parent
         self.taskID = taskID
-        depth = (parent?.depth ?? 0) + 1
+        var depth = 1
+        var current = parent
+        while let open = current?.ifOpen {
+            depth += 1
+            current = open.parent
+        }
+        self.depth = depth
     }
 
     var isClosed: Bool { state.load() & State.closed != 0 }
+
+    /// This frame, if its factory still runs.
+    @inline(__always)
+    var ifOpen: AsyncFrame? { isClosed ? nil : self }
 
     /// Whether the task `taskID` pushed this frame itself (and so blocks it for sure by waiting).
     @inline(__always)
     func isOwn(by taskID: UInt) -> Bool { self.taskID == taskID }
 
-    /// This frame if it is open, else the nearest open frame above it.
-    var nearestOpen: AsyncFrame? {
-        var current: AsyncFrame? = self
-        while let frame = current, frame.isClosed { current = frame.parent }
-        return current
-    }
+    /// The next frame of the path above this one: its parent, if open.
+    @inline(__always)
+    var openParent: AsyncFrame? { parent?.ifOpen }
 
-    /// The open frames of the chain, innermost first.
+    /// The open frames of the path from this one up, innermost first.
     var openChain: [AsyncFrame] {
         var frames: [AsyncFrame] = []
-        var current = nearestOpen
+        var current = ifOpen
         while let frame = current {
             frames.append(frame)
-            current = frame.parent?.nearestOpen
+            current = frame.openParent
         }
         return frames
     }
@@ -120,12 +144,12 @@ final class AsyncFrame: @unchecked Sendable {
 /// The task-local async resolution path and task identity.
 enum AsyncResolutionPath {
     /// The innermost async factory running in (or inherited by) the current task. Possibly
-    /// closed: readers go to its `nearestOpen` frame.
+    /// closed (then the task's path is empty).
     @TaskLocal static var top: AsyncFrame?
 
-    /// The innermost open frame of the current task's path.
+    /// The innermost frame of the current task's path, if open.
     @inline(__always)
-    static var openTop: AsyncFrame? { top?.nearestOpen }
+    static var openTop: AsyncFrame? { top?.ifOpen }
 
     /// The current task's address (`0` outside a task), read without retaining the task.
     @inline(__always)

@@ -56,12 +56,11 @@ package final class BuildCoordinator: @unchecked Sendable {
         var waits: [ObjectIdentifier: BuildTicket] = [:]
         /// For an open frame: the tasks waiting that inherited it (their wait may block it).
         var inside: [ObjectIdentifier: [ObjectIdentifier]] = [:]
-        /// The deadline of each task in a possible cycle, and when it was first armed (an order:
-        /// see `expire`).
-        var deadlines: [ObjectIdentifier: (timer: Task<Void, Never>, order: UInt64)] = [:]
-        var deadlinesArmed: UInt64 = 0
+        /// The deadline of each task waiting on a possible cycle (its timer is attached once it
+        /// runs), recorded in the same critical section as the wait itself.
+        var deadlines: [ObjectIdentifier: Deadline] = [:]
 
-        /// Removes a task's wait (edge, inside entries); returns its deadline to cancel.
+        /// Removes a task's wait (edge, inside entries); returns its deadline's timer to cancel.
         mutating func removeTaskWait(_ wait: SuspendedWait) -> Task<Void, Never>? {
             waits[wait.waiter] = nil
             for frame in wait.inherited {
@@ -72,15 +71,29 @@ package final class BuildCoordinator: @unchecked Sendable {
             return deadlines.removeValue(forKey: wait.waiter)?.timer
         }
 
-        /// Whether a task that started waiting on a possible cycle after `waiter` did waits inside
-        /// one of the builds on `chain`: its wait may be what keeps that build from finishing (a
-        /// cycle of its own), so it is ended first.
-        func laterDeadline(inside chain: [BuildTicket], than waiter: ObjectIdentifier) -> Bool {
-            guard let mine = deadlines[waiter]?.order else { return false }
-            for ticket in chain {
+        /// Whether another task waits on a possible cycle of its own *deeper* inside one of the
+        /// builds `waiter`'s wait is stuck behind: it inherited such a build's frame together with
+        /// a frame opened inside it (a factory that build runs, or a task it started). Its wait
+        /// may be what keeps those builds from finishing (the build runs a factory stuck on a
+        /// cycle it may survive), so it is ended first. Siblings waiting in the same frame are
+        /// not deeper: each ends at its own deadline.
+        func deeperPossibleCycle(behind chain: [BuildTicket], than waiter: ObjectIdentifier) -> Bool {
+            // The builds the wait is stuck behind: the chain, and the builds its owners wait for.
+            var stuck = chain
+            var current = chain.last
+            while let ticket = current, let next = waits[ticket.owner], stuck.count <= waits.count + chain.count {
+                if stuck.contains(where: { $0 === next }) { break }
+                stuck.append(next)
+                current = next
+            }
+            for ticket in stuck {
                 guard let frame = ticket.frame, let tasks = inside[ObjectIdentifier(frame)] else { continue }
-                for task in tasks where task != waiter {
-                    if let theirs = deadlines[task]?.order, theirs > mine { return true }
+                for task in tasks where task != waiter && deadlines[task] != nil {
+                    guard let theirs = waits[task],
+                        let wait = theirs.suspended.first(where: { $0.waiter == task })
+                    else { continue }
+                    // `inherited` is innermost first: deeper when the build's frame is not first.
+                    if let first = wait.inherited.first, first !== frame { return true }
                 }
             }
             return false
@@ -148,6 +161,18 @@ package final class BuildCoordinator: @unchecked Sendable {
         }
     }
 
+    /// A possible cycle's deadline.
+    private struct Deadline {
+        /// The sleeping task that ends the wait (`nil` until it is started).
+        var timer: Task<Void, Never>?
+        /// How often the deadline passed and gave way to a deeper one.
+        var deferrals = 0
+    }
+
+    /// How often a deadline gives way to a deeper one before its wait fails anyway: every wait
+    /// ends within this many `possibleCycleTimeout`s plus one.
+    private static let maximumDeferrals = 8
+
     package static let shared = BuildCoordinator()
 
     private let mutex = Locked(Graph())
@@ -183,7 +208,7 @@ package final class BuildCoordinator: @unchecked Sendable {
                 if let failure = mutex.withLock({ _ in ticket.failure }) { throw failure }
                 return
             }
-            throw DIError.circularDependency(path: waiterPath() + cycle.map(\.job.displayName))
+            throw cycleError(waiterPath() + cycle.map(\.job.displayName), on: cycle)
         }
         ConcurrencyProbe.reach(.waiterWillBlock, ticket.job)
         ticket.blockUntilReleased()
@@ -226,7 +251,10 @@ package final class BuildCoordinator: @unchecked Sendable {
                     for owner in graph.taskOwners(from: ticket) {
                         AsyncResolutionPath.escalate(taskAt: UInt(bitPattern: owner), to: priority)
                     }
-                    if case .possible = closure { return .suspended(possibleCycle: true) }
+                    if case .possible = closure {
+                        graph.deadlines[waiter] = Deadline()
+                        return .suspended(possibleCycle: true)
+                    }
                     return .suspended(possibleCycle: false)
                 }
                 switch outcome {
@@ -237,8 +265,7 @@ package final class BuildCoordinator: @unchecked Sendable {
                     if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 case .cycle(let chain):
-                    continuation.resume(
-                        throwing: DIError.circularDependency(path: waiterPath + chain.map(\.job.displayName)))
+                    continuation.resume(throwing: cycleError(waiterPath + chain.map(\.job.displayName), on: chain))
                 }
             }
         } onCancel: {
@@ -254,41 +281,33 @@ package final class BuildCoordinator: @unchecked Sendable {
         ConcurrencyProbe.reach(.waiterDidWake, ticket.job)
     }
 
-    /// Starts the deadline of a task whose wait may close a cycle (again, keeping its place in
-    /// the order, when `order` is given).
-    private func armDeadline(for waiter: ObjectIdentifier, on ticket: BuildTicket, order: UInt64? = nil) {
+    /// Starts the timer of a task's deadline (recorded when it started waiting, or again when it
+    /// gave way to a deeper one).
+    private func armDeadline(for waiter: ObjectIdentifier, on ticket: BuildTicket) {
         let nanoseconds = Container.possibleCycleTimeoutNanoseconds
-        let deadline = Task.detached(priority: .utility) {
+        let timer = Task.detached(priority: .utility) {
             do { try await Task.sleep(nanoseconds: nanoseconds) } catch { return }
             BuildCoordinator.shared.expire(waiter, on: ticket)
         }
-        let stillWaiting = mutex.withLock { graph in
-            guard graph.waits[waiter] === ticket else { return false }
-            let place: UInt64
-            if let order {
-                place = order
-            } else {
-                graph.deadlinesArmed += 1
-                place = graph.deadlinesArmed
-            }
-            graph.deadlines[waiter] = (deadline, place)
+        let attached = mutex.withLock { graph in
+            guard graph.waits[waiter] === ticket, graph.deadlines[waiter] != nil else { return false }
+            graph.deadlines[waiter]?.timer = timer
             return true
         }
-        if !stillWaiting { deadline.cancel() }
+        if !attached { timer.cancel() }
     }
 
     /// A possible cycle's deadline passed: if `waiter` still waits for `ticket` and the wait still
     /// closes a cycle, it stops waiting with ``DIError/circularDependency(path:)``.
     ///
-    /// A task that started waiting on a possible cycle later, inside a build on this one's cycle,
-    /// goes first: this deadline starts again (keeping its place in the order, so of any set of
-    /// such tasks the last one always ends, and each wait ends within a bounded time). Its own
-    /// cycle may be what keeps that build from finishing, and once it ends, the build may finish
-    /// and this task get its instance.
+    /// A task waiting on a possible cycle of its own deeper inside a build this one is stuck
+    /// behind goes first: this deadline starts again (at most ``maximumDeferrals`` times). That
+    /// task's cycle may be what keeps the build from finishing; once it is reported, the build
+    /// may finish and this task get its instance.
     private func expire(_ waiter: ObjectIdentifier, on ticket: BuildTicket) {
-        var rearm: UInt64?
+        var rearm = false
         let resumed: (UnsafeContinuation<Void, any Error>, DIError)? = mutex.withLock { graph in
-            guard graph.waits[waiter] === ticket,
+            guard graph.waits[waiter] === ticket, let deadline = graph.deadlines[waiter],
                 let index = ticket.suspended.firstIndex(where: { $0.waiter == waiter })
             else { return nil }
             let entry = ticket.suspended[index]
@@ -300,31 +319,38 @@ package final class BuildCoordinator: @unchecked Sendable {
                 graph.deadlines[waiter] = nil
                 return nil
             }
-            if graph.laterDeadline(inside: chain, than: waiter) {
-                rearm = graph.deadlines[waiter]?.order
+            if deadline.deferrals < BuildCoordinator.maximumDeferrals,
+                graph.deeperPossibleCycle(behind: chain, than: waiter)
+            {
+                graph.deadlines[waiter] = Deadline(timer: nil, deferrals: deadline.deferrals + 1)
+                rearm = true
                 return nil
             }
             ticket.suspended.remove(at: index)
             ticket.waiters.removeAll { $0 == waiter }
             _ = graph.removeTaskWait(entry)
-            return (entry.continuation, DIError.circularDependency(path: entry.path + chain.map(\.job.displayName)))
+            let error = DIError.circularDependency(path: entry.path + chain.map(\.job.displayName))
+            for link in chain { link.cycle = link.cycle ?? error }
+            return (entry.continuation, error)
         }
         if let (continuation, error) = resumed { continuation.resume(throwing: error) }
-        if let rearm { armDeadline(for: waiter, on: ticket, order: rearm) }
+        if rearm { armDeadline(for: waiter, on: ticket) }
     }
 
     /// Finishes `ticket` (on its owner's thread, or in its owner task): runs `change` (publish or
     /// discard the result) under the graph's mutex, removes every edge to the ticket, then
     /// releases its waiters (opens the gate, resumes the suspended tasks). `failure`, when the job
     /// failed because it closes a cycle, is what its waiters get.
-    package func finish(_ ticket: BuildTicket, failure: DIError? = nil, _ change: () -> Void) {
+    package func finish(_ ticket: BuildTicket, failed: Bool = false, failure: DIError? = nil, _ change: () -> Void) {
         ConcurrencyProbe.reach(.ownerWillFinish, ticket.job)
-        let (suspended, deadlines) = mutex.withLock { graph in
+        let (suspended, deadlines, handed) = mutex.withLock { graph in
             change()
             ticket.finished = true
-            if failure != nil { ticket.failure = failure }
+            // A build on a cycle that was reported fails because of it, whatever its factory
+            // made of that error (wrapped it, or threw its own).
+            if failed { ticket.failure = failure ?? ticket.cycle }
             // Nobody waits: the usual case, kept short (every build of a shared instance ends here).
-            if ticket.waiters.isEmpty { return ([SuspendedWait](), [Task<Void, Never>]()) }
+            if ticket.waiters.isEmpty { return ([SuspendedWait](), [Task<Void, Never>](), ticket.failure) }
             var deadlines: [Task<Void, Never>] = []
             for waiter in ticket.waiters {
                 assert(graph.waits[waiter] === ticket, "a waiter's edge points at the ticket it waits for")
@@ -335,13 +361,21 @@ package final class BuildCoordinator: @unchecked Sendable {
             }
             ticket.waiters = []
             defer { ticket.suspended = [] }
-            return (ticket.suspended, deadlines)
+            return (ticket.suspended, deadlines, ticket.failure)
         }
         ticket.releaseGate()
         for deadline in deadlines { deadline.cancel() }
         for entry in suspended {
-            if let failure { entry.continuation.resume(throwing: failure) } else { entry.continuation.resume() }
+            if let handed { entry.continuation.resume(throwing: handed) } else { entry.continuation.resume() }
         }
+    }
+
+    /// The error for a cycle closed by a wait through `chain`, which marks each build on it: the
+    /// builds fail because of that cycle.
+    private func cycleError(_ path: [String], on chain: [BuildTicket]) -> DIError {
+        let error = DIError.circularDependency(path: path)
+        mutex.withLock { _ in for link in chain { link.cycle = link.cycle ?? error } }
+        return error
     }
 
     /// Under the mutex: the ticket to wait on until the transient frame `frame` closes (`nil`:

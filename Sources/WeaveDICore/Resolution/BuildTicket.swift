@@ -55,6 +55,9 @@ package final class BuildTicket: @unchecked Sendable {
     /// cycle: its waiters wait on that cycle too, and get the error instead of trying again.
     /// Guarded by the coordinator's mutex (and visible to a thread past the gate).
     var failure: DIError?
+    /// The first cycle reported through this job (by a wait whose chain runs through it); guarded
+    /// by the coordinator's mutex.
+    var cycle: DIError?
     /// A task's ticket: the async factory run (frame) doing the job, which tasks started inside it
     /// inherit. `nil` for a thread's ticket.
     let frame: AsyncFrame?

@@ -196,7 +196,7 @@ extension Container {
             if frame.isOwn(by: taskID), frame.frame.key == key, frame.frame.container == identity {
                 throw cycleError(closingAt: frame, top: top, key: key, type: type)
             }
-            current = frame.parent?.nearestOpen
+            current = frame.openParent
         }
     }
 
@@ -216,7 +216,7 @@ extension Container {
                     running = frame
                     break
                 }
-                current = frame.parent?.nearestOpen
+                current = frame.openParent
             }
             guard let running,
                 let ticket = BuildCoordinator.shared.ticketForClose(of: running, job: .registration(record))
@@ -247,7 +247,7 @@ extension Container {
         while let link = walk {
             names.append(link.frame.displayName)
             if link === frame { break }
-            walk = link.parent?.nearestOpen
+            walk = link.openParent
         }
         return DIError.circularDependency(path: names.reversed() + [ResolutionFrame.displayName(type, key.name)])
     }
@@ -273,7 +273,7 @@ extension Container {
             // A nested resolution's failure keeps its own detail. If a nested `resolveAsync` in
             // this task reported it, the entry points it propagates through do not report it
             // again (they unwrap the mark).
-            if let last = frame.lastReported, last.isSameFailure(as: error) { throw ReportedAsyncFailure(error: error) }
+            if frame.reportedInside(error) { throw ReportedAsyncFailure(error: error) }
             throw error
         } catch let error as CancellationError {
             throw error
@@ -312,16 +312,17 @@ extension Container {
     /// task already reported, which a factory rethrew, is not reported again.
     func reportAsync(_ error: DIError) -> DIError {
         let top = AsyncResolutionPath.openTop
-        if let top, let last = top.lastReported, last.isSameFailure(as: error) { return error }
+        let me = AsyncResolutionPath.currentTaskID()
+        if let top, top.isOwn(by: me), top.reportedHere(error) { return error }
         let reported = report(error, thrown: true, asyncDependent: top?.frame)
-        top?.lastReported = reported
+        top?.noteReported(reported, by: me)
         return reported
     }
 
     /// A failure already reported in this task, leaving a public entry point: the factory
     /// around the entry point (if any) learns it was reported, so it is not reported again.
     func propagateReported(_ error: DIError) -> DIError {
-        AsyncResolutionPath.openTop?.lastReported = error
+        AsyncResolutionPath.openTop?.noteReported(error, by: AsyncResolutionPath.currentTaskID())
         return error
     }
 }
