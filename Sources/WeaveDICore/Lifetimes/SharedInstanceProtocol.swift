@@ -48,22 +48,15 @@ extension InstanceStorage {
     }
 
     /// Ends the build `ticket` stands for after its factory failed: keeps nothing, then releases
-    /// the waiters. A failure that is a cycle goes to the waiters too (they wait on that cycle);
-    /// after any other failure they look again and one of them builds. (Not generic: nothing is
-    /// stored, so the drivers' unspecialized copies need no metadata for it.)
+    /// the waiters. When the build is on a cycle WeaveDI proved, the waiters get that cycle (they
+    /// wait on it too); after any other failure they look again and one of them builds. (Not
+    /// generic: nothing is stored, so the drivers' unspecialized copies need no metadata for it.)
     @usableFromInline
-    func failBuild(_ ticket: BuildTicket, lock: WordLock, failure: any Error) {
-        BuildCoordinator.shared.finish(ticket, failed: true, failure: Self.cycle(in: failure)) {
+    func failBuild(_ ticket: BuildTicket, lock: WordLock) {
+        BuildCoordinator.shared.finish(ticket, failed: true) {
             lock.lock()
             self.ticket = nil
             lock.unlock()
         }
-    }
-
-    /// The cycle error `failure` is or wraps, if any.
-    static func cycle(in failure: any Error) -> DIError? {
-        let error = (failure as? DIError) ?? (failure as? ReportedAsyncFailure)?.error
-        if case .circularDependency? = error { return error }
-        return nil
     }
 }

@@ -329,9 +329,7 @@ package final class BuildCoordinator: @unchecked Sendable {
             ticket.suspended.remove(at: index)
             ticket.waiters.removeAll { $0 == waiter }
             _ = graph.removeTaskWait(entry)
-            let error = DIError.circularDependency(path: entry.path + chain.map(\.job.displayName))
-            for link in chain { link.cycle = link.cycle ?? error }
-            return (entry.continuation, error)
+            return (entry.continuation, DIError.circularDependency(path: entry.path + chain.map(\.job.displayName)))
         }
         if let (continuation, error) = resumed { continuation.resume(throwing: error) }
         if rearm { armDeadline(for: waiter, on: ticket) }
@@ -339,16 +337,16 @@ package final class BuildCoordinator: @unchecked Sendable {
 
     /// Finishes `ticket` (on its owner's thread, or in its owner task): runs `change` (publish or
     /// discard the result) under the graph's mutex, removes every edge to the ticket, then
-    /// releases its waiters (opens the gate, resumes the suspended tasks). `failure`, when the job
-    /// failed because it closes a cycle, is what its waiters get.
-    package func finish(_ ticket: BuildTicket, failed: Bool = false, failure: DIError? = nil, _ change: () -> Void) {
+    /// releases its waiters (opens the gate, resumes the suspended tasks). When the job `failed` on
+    /// a proven cycle, its waiters get that error; otherwise they look again.
+    package func finish(_ ticket: BuildTicket, failed: Bool = false, _ change: () -> Void) {
         ConcurrencyProbe.reach(.ownerWillFinish, ticket.job)
         let (suspended, deadlines, handed) = mutex.withLock { graph in
             change()
             ticket.finished = true
-            // A build on a cycle that was reported fails because of it, whatever its factory
-            // made of that error (wrapped it, or threw its own).
-            if failed { ticket.failure = failure ?? ticket.cycle }
+            // A build on a proven cycle fails because of it, whatever its factory made of that
+            // error (rethrew it, wrapped it, or threw its own).
+            if failed { ticket.failure = ticket.provenCycle }
             // Nobody waits: the usual case, kept short (every build of a shared instance ends here).
             if ticket.waiters.isEmpty { return ([SuspendedWait](), [Task<Void, Never>](), ticket.failure) }
             var deadlines: [Task<Void, Never>] = []
@@ -370,11 +368,11 @@ package final class BuildCoordinator: @unchecked Sendable {
         }
     }
 
-    /// The error for a cycle closed by a wait through `chain`, which marks each build on it: the
-    /// builds fail because of that cycle.
+    /// The error for a proven cycle closed by a wait through `chain`, which marks each build on
+    /// it: should they fail, they fail because of that cycle.
     private func cycleError(_ path: [String], on chain: [BuildTicket]) -> DIError {
         let error = DIError.circularDependency(path: path)
-        mutex.withLock { _ in for link in chain { link.cycle = link.cycle ?? error } }
+        mutex.withLock { _ in for link in chain { link.provenCycle = link.provenCycle ?? error } }
         return error
     }
 

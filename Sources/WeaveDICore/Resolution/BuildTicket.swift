@@ -51,13 +51,15 @@ package final class BuildTicket: @unchecked Sendable {
     var waiters: [ObjectIdentifier] = []
     /// The suspended tasks waiting for a task's ticket; guarded by the coordinator's mutex.
     var suspended: [SuspendedWait] = []
-    /// Set by ``BuildCoordinator/finish(_:failure:_:)`` when the job failed because it closes a
-    /// cycle: its waiters wait on that cycle too, and get the error instead of trying again.
-    /// Guarded by the coordinator's mutex (and visible to a thread past the gate).
+    /// Set by ``BuildCoordinator/finish(_:failed:_:)`` when the job failed on a proven cycle
+    /// (``provenCycle``): its waiters get the error instead of trying again. Guarded by the
+    /// coordinator's mutex (and visible to a thread past the gate).
     var failure: DIError?
-    /// The first cycle reported through this job (by a wait whose chain runs through it); guarded
-    /// by the coordinator's mutex.
-    var cycle: DIError?
+    /// The first cycle WeaveDI proved through this job (a wait whose chain runs through it was
+    /// refused at once); guarded by the coordinator's mutex. Should the job fail, its waiters get
+    /// it: they wait on that cycle too. (A possible cycle's deadline marks nothing: the job may
+    /// have failed only because a task waited too long, and its waiters try again.)
+    var provenCycle: DIError?
     /// A task's ticket: the async factory run (frame) doing the job, which tasks started inside it
     /// inherit. `nil` for a thread's ticket.
     let frame: AsyncFrame?

@@ -156,7 +156,7 @@ extension Container {
         do {
             value = try await runAsyncFactory(record, key: key, frame: frame!)
         } catch {
-            storage.failBuild(ticket, lock: lock, failure: error)
+            storage.failBuild(ticket, lock: lock)
             throw error
         }
         storage.finishBuild(ticket, lock: lock, storing: value)

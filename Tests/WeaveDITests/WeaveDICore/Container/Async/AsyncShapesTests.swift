@@ -18,6 +18,8 @@ private final class ShapeA: Sendable {}
 private final class ShapeB: Sendable {}
 private final class ShapeJob: Sendable {}
 private final class ShapeLoop: Sendable {}
+private final class ShapeMissing: Sendable {}
+private final class ShapeAbsent: Sendable {}
 private final class ShapeLeaf: Sendable {
     let serial: Int
     init(serial: Int) { self.serial = serial }
@@ -407,6 +409,139 @@ struct AsyncShapesTests {
         _ = try? await container.resolveAsync(ShapeJob.self)
         await eventually { generations.value >= 20 || !failures.all.isEmpty }
         #expect(failures.all == [])
+    }
+
+    /// Jobs that overlap (each starts the next, named, before it returns) and lingering
+    /// singletons: the path a task carries ends at the first factory that returned, so 200
+    /// generations never come near the depth limit.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func overlappingJobChainsNeverDeepen(singletons: Bool) async {
+        let container = Container()
+        let generations = 200
+        let done = Counter()
+        let failures = Recorder<String>()
+        @Sendable func job(_ generation: Int) async throws -> ShapeJob {
+            if generation + 1 < generations {
+                Task {
+                    do { _ = try await container.resolveAsync("job\(generation + 1)", ShapeJob.self) } catch {
+                        failures.append("\(error)")
+                    }
+                }
+                try await Task.sleep(nanoseconds: 200_000) // the next job starts while this one runs
+            }
+            done.increment()
+            return ShapeJob()
+        }
+        for generation in 0..<generations {
+            container.registerAsync("job\(generation)", ShapeJob.self, scope: singletons ? .singleton : .transient) {
+                try await job(generation)
+            }
+        }
+        _ = try? await container.resolveAsync("job0", ShapeJob.self)
+        await eventually { done.value == generations || !failures.all.isEmpty }
+        #expect(failures.all == [])
+    }
+
+    /// A task group of 50 children that all resolve the singleton their factory builds: every
+    /// child's wait is a cycle; each ends at its own deadline (siblings do not wait for each
+    /// other's), so the whole fails within about one `possibleCycleTimeout`.
+    @Test(.timeLimit(.minutes(1)))
+    func manyChildrenResolvingTheEnclosingSingleton() async {
+        let container = Container()
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<50 { group.addTask { _ = try await container.resolveAsync(ShapeCache.self) } }
+                try await group.waitForAll()
+            }
+            return ShapeCache()
+        }
+        let started = ContinuousClock.now
+        expectCycle(await failure { _ = try await container.resolveAsync(ShapeCache.self) }, through: ["ShapeCache"])
+        #expect(ContinuousClock.now - started < Container.possibleCycleTimeout * 2)
+    }
+
+    /// A factory that prefetches B in a `Task {}` and runs longer than `possibleCycleTimeout`: the
+    /// prefetch may get a (false) cycle, but a task that asks for B on its own afterwards is not
+    /// handed that error: it builds B itself and gets it.
+    @Test(.timeLimit(.minutes(1)))
+    func unrelatedWaiterIsNotHandedAPossibleCycle() async throws {
+        let container = Container()
+        container.registerAsync(ShapeA.self, scope: .singleton) {
+            Task { _ = try? await container.resolveAsync(ShapeB.self) }
+            try await Task.sleep(for: Container.possibleCycleTimeout + .milliseconds(500))
+            return ShapeA()
+        }
+        container.registerAsync(ShapeB.self, scope: .singleton) {
+            _ = try await container.resolveAsync(ShapeA.self)
+            return ShapeB()
+        }
+        let a = Task { try await container.resolveAsync(ShapeA.self) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let unrelated = await Task.detached { try await container.resolveAsync(ShapeB.self) }.result
+        _ = try await a.value
+        #expect(throws: Never.self) { try unrelated.get() }
+    }
+
+    /// A cycle WeaveDI proves, whose factory wraps the error in its own: the other tasks waiting
+    /// for that build get the cycle at once instead of each building again.
+    @Test(.timeLimit(.minutes(1)))
+    func waitersOfABuildOnAProvenCycleGetItWhateverTheFactoryThrew() async {
+        struct Wrapped: Error { let inner: any Error }
+        let container = Container()
+        let aStarted = AsyncGate()
+        let bStarted = AsyncGate()
+        container.registerAsync(ShapeA.self, scope: .singleton) {
+            await aStarted.open()
+            await bStarted.wait()
+            do { _ = try await container.resolveAsync(ShapeB.self) } catch { throw Wrapped(inner: error) }
+            return ShapeA()
+        }
+        container.registerAsync(ShapeB.self, scope: .singleton) {
+            await bStarted.open()
+            await aStarted.wait()
+            _ = try await container.resolveAsync(ShapeA.self)
+            return ShapeB()
+        }
+        let started = ContinuousClock.now
+        let errors = await withTaskGroup(of: (any Error)?.self) { group in
+            group.addTask { await failure { _ = try await container.resolveAsync(ShapeB.self) } }
+            for _ in 0..<6 { group.addTask { await failure { _ = try await container.resolveAsync(ShapeA.self) } } }
+            return await group.reduce(into: [(any Error)?]()) { $0.append($1) }
+        }
+        #expect(errors.allSatisfy { $0 != nil })
+        #expect(ContinuousClock.now - started < Container.possibleCycleTimeout)
+    }
+
+    /// An async factory of the shared container calls a synchronous `resolveOrThrow` that fails:
+    /// the error hook hears the failure once, not again at the async entry point.
+    @Test func synchronousFailureInsideAnAsyncFactoryIsHeardOnce() async {
+        let events = Recorder<String>()
+        let token = UnifiedDI.onResolutionError { name, _ in events.append(name) }
+        defer { token.cancel() }
+        let container = Container()
+        container.registerAsync(ShapeApp.self) {
+            _ = try container.resolveOrThrow(ShapeMissing.self)
+            return ShapeApp()
+        }
+        _ = try? await container.resolveAsync(ShapeApp.self)
+        #expect(events.all.filter { $0.contains("ShapeMissing") }.count == 1, "\(events.all)")
+    }
+
+    /// A prefetching `Task {}` fails on a missing registration, and then the factory itself
+    /// resolves it and fails: two resolutions failed, the hook hears both.
+    @Test func prefetchFailureDoesNotHideTheFactorysOwnFailure() async {
+        let events = Recorder<String>()
+        let token = UnifiedDI.onResolutionError { name, _ in events.append(name) }
+        defer { token.cancel() }
+        let container = Container()
+        container.registerAsync(ShapeApp.self) {
+            let prefetch = Task { _ = try? await container.resolveAsync(ShapeAbsent.self) }
+            await prefetch.value
+            _ = try await container.resolveAsync(ShapeAbsent.self)
+            return ShapeApp()
+        }
+        _ = try? await container.resolveAsync(ShapeApp.self)
+        #expect(events.all.filter { $0.contains("ShapeAbsent") }.count == 2, "\(events.all)")
     }
 
     /// An async factory resolved in an `async let` starts a `Task {}` that outlives the factory
