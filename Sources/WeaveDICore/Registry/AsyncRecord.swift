@@ -18,6 +18,11 @@ final class AsyncRecord: RegistrationRecord, ScopedRegistration, @unchecked Send
     @usableFromInline let singletonCell: InstanceCell?
     /// The weak instance's storage (a weak registration only).
     let weakCell: WeakCell?
+    /// The possible cycle (`BuildCoordinator.cycleSignature`) that made the last build of this
+    /// registration fail (its deadline passed); cleared by a build that succeeds. The same cycle
+    /// forming again, through any of its members, is then reported at once. Guarded by the build
+    /// coordinator's mutex.
+    var failedOnPossibleCycle: [String]?
 
     init(
         lifetime: Scope, name: String?, site: RegistrationSite, declaredDependencies: [Any.Type], type: Any.Type,

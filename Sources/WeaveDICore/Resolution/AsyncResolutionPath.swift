@@ -29,6 +29,8 @@ import Foundation
 /// One async factory running: a link of a task's async resolution path.
 final class AsyncFrame: @unchecked Sendable {
     let frame: ResolutionFrame
+    /// The registration whose factory runs.
+    let record: AsyncRecord
     /// The frame this one was pushed under, while it lives (set once, in `init`).
     private(set) weak var parent: AsyncFrame?
     /// The address of the task that runs the factory (not retained; see above).
@@ -82,8 +84,9 @@ final class AsyncFrame: @unchecked Sendable {
     }
 
     /// `parent` must be open (the current task's open path, `AsyncResolutionPath.openTop`).
-    init(frame: ResolutionFrame, parent: AsyncFrame?, taskID: UInt) {
+    init(frame: ResolutionFrame, record: AsyncRecord, parent: AsyncFrame?, taskID: UInt) {
         self.frame = frame
+        self.record = record
         self.parent = parent
         self.taskID = taskID
         var depth = 1

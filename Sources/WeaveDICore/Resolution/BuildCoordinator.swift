@@ -225,9 +225,9 @@ package final class BuildCoordinator: @unchecked Sendable {
     ///   once), a possible one still there at the deadline, or when the job failed because it
     ///   closes a cycle; `CancellationError` when the waiting task is cancelled, before or while it
     ///   waits (its edge is removed; the job goes on).
-    func waitAsync(
-        for ticket: BuildTicket, waiter: ObjectIdentifier, inherited: [AsyncFrame], waiterPath: [String]
-    ) async throws {
+    func waitAsync(for ticket: BuildTicket, waiter: ObjectIdentifier, path: [AsyncFrame], taskID: UInt) async throws {
+        let inherited = path.filter { !$0.isOwn(by: taskID) }
+        let waiterPath = path.reversed().map(\.frame.displayName)
         let priority = Task.currentPriority
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
@@ -240,6 +240,16 @@ package final class BuildCoordinator: @unchecked Sendable {
                     let ids = Set(inherited.map(ObjectIdentifier.init))
                     let closure = graph.closure(from: ticket, waiter: waiter, inherited: ids)
                     if case .proven(let chain) = closure { return .cycle(chain) }
+                    // A possible cycle that already made a build on it fail, along the same path:
+                    // this is that cycle again (a retry of the build), so it is reported at once.
+                    if case .possible(let chain) = closure {
+                        let cycle = BuildCoordinator.cycleSignature(waiterPath + chain.map(\.job.displayName))
+                        if chain.contains(where: { $0.asyncRecord?.failedOnPossibleCycle == cycle })
+                            || path.contains(where: { $0.record.failedOnPossibleCycle == cycle })
+                        {
+                            return .cycle(chain)
+                        }
+                    }
                     graph.waits[waiter] = ticket
                     for frame in inherited { graph.inside[ObjectIdentifier(frame), default: []].append(waiter) }
                     ticket.waiters.append(waiter)
@@ -329,7 +339,10 @@ package final class BuildCoordinator: @unchecked Sendable {
             ticket.suspended.remove(at: index)
             ticket.waiters.removeAll { $0 == waiter }
             _ = graph.removeTaskWait(entry)
-            return (entry.continuation, DIError.circularDependency(path: entry.path + chain.map(\.job.displayName)))
+            let path = entry.path + chain.map(\.job.displayName)
+            let cycle = BuildCoordinator.cycleSignature(path)
+            for link in chain where link.possibleCycle == nil { link.possibleCycle = cycle }
+            return (entry.continuation, DIError.circularDependency(path: path))
         }
         if let (continuation, error) = resumed { continuation.resume(throwing: error) }
         if rearm { armDeadline(for: waiter, on: ticket) }
@@ -347,6 +360,14 @@ package final class BuildCoordinator: @unchecked Sendable {
             // A build on a proven cycle fails because of it, whatever its factory made of that
             // error (rethrew it, wrapped it, or threw its own).
             if failed { ticket.failure = ticket.provenCycle }
+            // A registration remembers the possible cycle its build failed on, until one succeeds.
+            if let record = ticket.asyncRecord {
+                if !failed {
+                    record.failedOnPossibleCycle = nil
+                } else if let cycle = ticket.possibleCycle {
+                    record.failedOnPossibleCycle = cycle
+                }
+            }
             // Nobody waits: the usual case, kept short (every build of a shared instance ends here).
             if ticket.waiters.isEmpty { return ([SuspendedWait](), [Task<Void, Never>](), ticket.failure) }
             var deadlines: [Task<Void, Never>] = []
@@ -366,6 +387,15 @@ package final class BuildCoordinator: @unchecked Sendable {
         for entry in suspended {
             if let handed { entry.continuation.resume(throwing: handed) } else { entry.continuation.resume() }
         }
+    }
+
+    /// The cycle a cycle path closes, whoever walked it: the names from the first occurrence of the
+    /// closing one, rotated to start at the least (so `A -> B -> A` and `B -> A -> B` are one cycle).
+    static func cycleSignature(_ path: [String]) -> [String] {
+        guard let last = path.last, let start = path.firstIndex(of: last), start < path.count - 1 else { return path }
+        let loop = Array(path[start..<(path.count - 1)])
+        guard let least = loop.indices.min(by: { loop[$0] < loop[$1] }) else { return loop }
+        return Array(loop[least...] + loop[..<least])
     }
 
     /// The error for a proven cycle closed by a wait through `chain`, which marks each build on

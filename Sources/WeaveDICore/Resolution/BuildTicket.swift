@@ -60,6 +60,16 @@ package final class BuildTicket: @unchecked Sendable {
     /// it: they wait on that cycle too. (A possible cycle's deadline marks nothing: the job may
     /// have failed only because a task waited too long, and its waiters try again.)
     var provenCycle: DIError?
+    /// The possible cycle (``BuildCoordinator/cycleSignature(_:)``) whose deadline passed on a
+    /// wait through this job; guarded by the coordinator's mutex. Should the job fail, its
+    /// registration remembers it.
+    var possibleCycle: [String]?
+
+    /// The async registration the job builds, if it is one.
+    var asyncRecord: AsyncRecord? {
+        guard case .registration(let record) = job, record.isAsync else { return nil }
+        return unsafeDowncast(record, to: AsyncRecord.self)
+    }
     /// A task's ticket: the async factory run (frame) doing the job, which tasks started inside it
     /// inherit. `nil` for a thread's ticket.
     let frame: AsyncFrame?

@@ -94,7 +94,7 @@ extension Container {
             let top = AsyncResolutionPath.openTop
             if let top { try await checkTransientPath(top, taskID: taskID, record: record, key: key, type: T.self) }
             let frame = AsyncFrame(
-                frame: ResolutionFrame(key: key, type: T.self, container: identity),
+                frame: ResolutionFrame(key: key, type: T.self, container: identity), record: record,
                 parent: AsyncResolutionPath.openTop, taskID: taskID)
             return try await runAsyncFactory(record, key: key, frame: frame)
         }
@@ -128,8 +128,8 @@ extension Container {
                 &built, lock: lock,
                 openTicket: {
                     let building = AsyncFrame(
-                        frame: ResolutionFrame(key: key, type: T.self, container: identity), parent: top,
-                        taskID: taskID)
+                        frame: ResolutionFrame(key: key, type: T.self, container: identity), record: record,
+                        parent: top, taskID: taskID)
                     frame = building
                     return BuildTicket(job: .registration(record), taskNode: node, frame: building)
                 })
@@ -143,9 +143,7 @@ extension Container {
             case .wait(let building):
                 noteAsyncEdge(to: key, type: T.self)
                 let chain = top?.openChain ?? []
-                try await BuildCoordinator.shared.waitAsync(
-                    for: building, waiter: node, inherited: chain.filter { !$0.isOwn(by: taskID) },
-                    waiterPath: chain.reversed().map(\.frame.displayName))
+                try await BuildCoordinator.shared.waitAsync(for: building, waiter: node, path: chain, taskID: taskID)
                 continue
             case .build(let mine):
                 ticket = mine
@@ -223,9 +221,7 @@ extension Container {
             else { return }
             let chain = top.openChain
             try await BuildCoordinator.shared.waitAsync(
-                for: ticket, waiter: AsyncResolutionPath.node(taskID),
-                inherited: chain.filter { !$0.isOwn(by: taskID) },
-                waiterPath: chain.reversed().map(\.frame.displayName))
+                for: ticket, waiter: AsyncResolutionPath.node(taskID), path: chain, taskID: taskID)
         }
     }
 

@@ -512,6 +512,46 @@ struct AsyncShapesTests {
         #expect(ContinuousClock.now - started < Container.possibleCycleTimeout)
     }
 
+    /// Many tasks ask for a singleton whose factory closes a cycle through a child task (here
+    /// wrapping the error in its own): the first build fails at the deadline, and each task that
+    /// then builds it again meets the same possible cycle, which is reported at once — all of
+    /// them hear of it within about one `possibleCycleTimeout`, not one deadline each.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func manyWaitersOfABuildOnAPossibleCycle(awaitedTask: Bool) async {
+        struct Wrapped: Error { let inner: any Error }
+        let container = Container()
+        container.registerAsync(ShapeA.self, scope: .singleton) {
+            if awaitedTask {
+                _ = try await Task { try await container.resolveAsync(ShapeB.self) }.value
+            } else {
+                async let b = container.resolveAsync(ShapeB.self)
+                do { _ = try await b } catch { throw Wrapped(inner: error) }
+            }
+            return ShapeA()
+        }
+        container.registerAsync(ShapeB.self, scope: .singleton) {
+            _ = try await container.resolveAsync(ShapeA.self)
+            return ShapeB()
+        }
+        let started = ContinuousClock.now
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<10 {
+                group.addTask {
+                    await failure {
+                        if index.isMultiple(of: 2) {
+                            _ = try await container.resolveAsync(ShapeA.self)
+                        } else {
+                            _ = try await container.resolveAsync(ShapeB.self)
+                        }
+                    } != nil
+                }
+            }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(failures == 10)
+        #expect(ContinuousClock.now - started < Container.possibleCycleTimeout * 2)
+    }
+
     /// An async factory of the shared container calls a synchronous `resolveOrThrow` that fails:
     /// the error hook hears the failure once, not again at the async entry point.
     @Test func synchronousFailureInsideAnAsyncFactoryIsHeardOnce() async {
