@@ -13,7 +13,7 @@ extension Container {
     /// still waiting try again (one of them builds).
     ///
     /// A synchronous registration's factory runs on the caller's actor (`isolation`), as
-    /// ``resolve(_:)`` would run it there: a factory that needs the main actor works from
+    /// `resolve(_:)` would run it there: a factory that needs the main actor works from
     /// `@MainActor` code either way. An async factory runs where it is isolated.
     ///
     /// - Throws: a ``DIError`` saying why the type could not be resolved (a missing registration,
