@@ -52,11 +52,29 @@ extension InstanceStorage {
     /// wait on it too); after any other failure they look again and one of them builds. (Not
     /// generic: nothing is stored, so the drivers' unspecialized copies need no metadata for it.)
     @usableFromInline
-    func failBuild(_ ticket: BuildTicket, lock: WordLock) {
-        BuildCoordinator.shared.finish(ticket, failed: true) {
+    func failBuild(_ ticket: BuildTicket, lock: WordLock, failure: any Error) {
+        BuildCoordinator.shared.finish(ticket, failed: true, failureCarriesCycle: carriesCycle(failure)) {
             lock.lock()
             self.ticket = nil
             lock.unlock()
         }
     }
+}
+
+/// Whether `error` is a cycle's `DIError`, or carries one (a factory that wrapped the error of a
+/// resolution it made in an error of its own), a few levels deep.
+func carriesCycle(_ error: any Error, depth: Int = 0) -> Bool {
+    if let error = error as? DIError {
+        switch error {
+        case .circularDependency: return true
+        case .factoryFailed(_, _, let underlying): return depth < 4 && carriesCycle(underlying, depth: depth + 1)
+        default: return false
+        }
+    }
+    if let reported = error as? ReportedAsyncFailure { return carriesCycle(reported.error, depth: depth) }
+    guard depth < 4 else { return false }
+    for child in Mirror(reflecting: error).children {
+        if let inner = child.value as? any Error, carriesCycle(inner, depth: depth + 1) { return true }
+    }
+    return false
 }

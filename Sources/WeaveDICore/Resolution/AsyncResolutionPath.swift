@@ -15,12 +15,14 @@ import Foundation
 //   task group), which the factory must await before it returns, and unstructured `Task {}`s,
 //   which it never awaits and which may run on after it returns. Nothing public tells the two
 //   apart, so an inherited frame is a build the task *may* block (`AsyncFrame.isOwn`).
-// - A frame is *open* while its factory runs and *closed* once it returns. A task that outlives
-//   a frame it inherited cannot be a structured child of that factory (those end first), nor of
-//   any factory above it: so a task's path ends at the first closed frame. A `Task {}` that
-//   outlives its factory has no inherited path left, and a chain of tasks each started by the
-//   last never grows. Parents are held weakly (an open frame is held by its task's binding), so
-//   closed frames are freed however long the tasks started in them run.
+// - A frame is *open* while its factory runs and *closed* once it returns. A closed frame is no
+//   build anyone can block: the path skips it (a `Task {}` that outlives its factory keeps only
+//   the open factories above it, which may still await it through a handle the factory returned).
+//   Parents are held weakly (an open frame is held by its task's binding), so closed frames are
+//   freed however long the tasks started in them run, and a chain of jobs each started by the
+//   last does not keep the earlier ones alive.
+// - Only a task's own frames count towards `Container.maximumResolutionDepth`: they are the
+//   factories nested in this task; inherited ones run in other tasks.
 // - A task is named by its address, which is never retained (the runtime owns task objects; a
 //   structured child is destroyed by its parent whatever its reference count). An address is
 //   reused only after its task ended, and a task ends only after every frame it pushed closed:
@@ -35,7 +37,7 @@ final class AsyncFrame: @unchecked Sendable {
     private(set) weak var parent: AsyncFrame?
     /// The address of the task that runs the factory (not retained; see above).
     let taskID: UInt
-    /// Open frames on the path when this one was pushed, this one included.
+    /// The task's own frames on the path when this one was pushed, this one included.
     let depth: Int
     /// ``State`` bits. Both sides change it with one read-modify-write, so of "the factory returned"
     /// and "a task waits for it to return" each sees whether the other came first.
@@ -89,33 +91,32 @@ final class AsyncFrame: @unchecked Sendable {
         self.record = record
         self.parent = parent
         self.taskID = taskID
-        var depth = 1
-        var current = parent
-        while let open = current?.ifOpen {
-            depth += 1
-            current = open.parent
-        }
-        self.depth = depth
+        // A task's own frames are pushed on top of the ones it inherited, and pop in order.
+        depth = parent.map { $0.isOwn(by: taskID) ? $0.depth + 1 : 1 } ?? 1
     }
 
     var isClosed: Bool { state.load() & State.closed != 0 }
 
-    /// This frame, if its factory still runs.
-    @inline(__always)
-    var ifOpen: AsyncFrame? { isClosed ? nil : self }
+    /// This frame if its factory still runs, else the nearest open frame above it (while the
+    /// frames between are alive).
+    var nearestOpen: AsyncFrame? {
+        var current: AsyncFrame? = self
+        while let frame = current, frame.isClosed { current = frame.parent }
+        return current
+    }
 
     /// Whether the task `taskID` pushed this frame itself (and so blocks it for sure by waiting).
     @inline(__always)
     func isOwn(by taskID: UInt) -> Bool { self.taskID == taskID }
 
-    /// The next frame of the path above this one: its parent, if open.
+    /// The next open frame of the path above this one.
     @inline(__always)
-    var openParent: AsyncFrame? { parent?.ifOpen }
+    var openParent: AsyncFrame? { parent?.nearestOpen }
 
     /// The open frames of the path from this one up, innermost first.
     var openChain: [AsyncFrame] {
         var frames: [AsyncFrame] = []
-        var current = ifOpen
+        var current = nearestOpen
         while let frame = current {
             frames.append(frame)
             current = frame.openParent
@@ -147,12 +148,12 @@ final class AsyncFrame: @unchecked Sendable {
 /// The task-local async resolution path and task identity.
 enum AsyncResolutionPath {
     /// The innermost async factory running in (or inherited by) the current task. Possibly
-    /// closed (then the task's path is empty).
+    /// closed: readers go to its `nearestOpen` frame.
     @TaskLocal static var top: AsyncFrame?
 
-    /// The innermost frame of the current task's path, if open.
+    /// The innermost open frame of the current task's path.
     @inline(__always)
-    static var openTop: AsyncFrame? { top?.ifOpen }
+    static var openTop: AsyncFrame? { top?.nearestOpen }
 
     /// The current task's address (`0` outside a task), read without retaining the task.
     @inline(__always)

@@ -41,7 +41,7 @@ package final class BuildCoordinator: @unchecked Sendable {
         case suspended(possibleCycle: Bool)
         case finished(DIError?)
         case cancelled
-        case cycle([BuildTicket])
+        case cycle([BuildTicket], [String])
     }
 
     /// Whether adding a wait closes a cycle, and how sure that is.
@@ -149,6 +149,29 @@ package final class BuildCoordinator: @unchecked Sendable {
             return nil
         }
 
+        /// The names a cycle's message gives for `chain`: each job, and between two jobs the
+        /// factories the waiting task runs inside the first on its way to the second (an
+        /// `async let` in `A` building `B`, which waits for `C`, reads `A -> B -> C`).
+        func names(of chain: [BuildTicket]) -> [String] {
+            guard let first = chain.first else { return [] }
+            var names = [first.job.displayName]
+            for (from, to) in zip(chain, chain.dropFirst()) {
+                var via: ObjectIdentifier?
+                if waits[from.owner] === to {
+                    via = from.owner
+                } else if let frame = from.frame, let tasks = inside[ObjectIdentifier(frame)] {
+                    via = tasks.first { waits[$0] === to }
+                }
+                if let via, let path = to.suspended.first(where: { $0.waiter == via })?.path,
+                    let start = path.lastIndex(of: from.job.displayName)
+                {
+                    names += path[(start + 1)...].filter { $0 != to.job.displayName }
+                }
+                names.append(to.job.displayName)
+            }
+            return names
+        }
+
         /// The owners (tasks) along the definite chain from `ticket`: the builds a waiter waits on.
         func taskOwners(from ticket: BuildTicket) -> [ObjectIdentifier] {
             var owners: [ObjectIdentifier] = []
@@ -239,15 +262,15 @@ package final class BuildCoordinator: @unchecked Sendable {
                     if Task.isCancelled { return .cancelled }
                     let ids = Set(inherited.map(ObjectIdentifier.init))
                     let closure = graph.closure(from: ticket, waiter: waiter, inherited: ids)
-                    if case .proven(let chain) = closure { return .cycle(chain) }
+                    if case .proven(let chain) = closure { return .cycle(chain, graph.names(of: chain)) }
                     // A possible cycle that already made a build on it fail, along the same path:
                     // this is that cycle again (a retry of the build), so it is reported at once.
                     if case .possible(let chain) = closure {
-                        let cycle = BuildCoordinator.cycleSignature(waiterPath + chain.map(\.job.displayName))
+                        let cycle = BuildCoordinator.cycleSignature(waiterPath + graph.names(of: chain))
                         if chain.contains(where: { $0.asyncRecord?.failedOnPossibleCycle == cycle })
                             || path.contains(where: { $0.record.failedOnPossibleCycle == cycle })
                         {
-                            return .cycle(chain)
+                            return .cycle(chain, graph.names(of: chain))
                         }
                     }
                     graph.waits[waiter] = ticket
@@ -274,8 +297,8 @@ package final class BuildCoordinator: @unchecked Sendable {
                 case .finished(let failure):
                     if let failure { continuation.resume(throwing: failure) } else { continuation.resume() }
                 case .cancelled: continuation.resume(throwing: CancellationError())
-                case .cycle(let chain):
-                    continuation.resume(throwing: cycleError(waiterPath + chain.map(\.job.displayName), on: chain))
+                case .cycle(let chain, let names):
+                    continuation.resume(throwing: cycleError(waiterPath + names, on: chain))
                 }
             }
         } onCancel: {
@@ -339,7 +362,7 @@ package final class BuildCoordinator: @unchecked Sendable {
             ticket.suspended.remove(at: index)
             ticket.waiters.removeAll { $0 == waiter }
             _ = graph.removeTaskWait(entry)
-            let path = entry.path + chain.map(\.job.displayName)
+            let path = entry.path + graph.names(of: chain)
             let cycle = BuildCoordinator.cycleSignature(path)
             for link in chain where link.possibleCycle == nil { link.possibleCycle = cycle }
             return (entry.continuation, DIError.circularDependency(path: path))
@@ -352,7 +375,9 @@ package final class BuildCoordinator: @unchecked Sendable {
     /// discard the result) under the graph's mutex, removes every edge to the ticket, then
     /// releases its waiters (opens the gate, resumes the suspended tasks). When the job `failed` on
     /// a proven cycle, its waiters get that error; otherwise they look again.
-    package func finish(_ ticket: BuildTicket, failed: Bool = false, _ change: () -> Void) {
+    package func finish(
+        _ ticket: BuildTicket, failed: Bool = false, failureCarriesCycle: Bool = false, _ change: () -> Void
+    ) {
         ConcurrencyProbe.reach(.ownerWillFinish, ticket.job)
         let (suspended, deadlines, handed) = mutex.withLock { graph in
             change()
@@ -361,12 +386,10 @@ package final class BuildCoordinator: @unchecked Sendable {
             // error (rethrew it, wrapped it, or threw its own).
             if failed { ticket.failure = ticket.provenCycle }
             // A registration remembers the possible cycle its build failed on, until one succeeds.
+            // A registration remembers the possible cycle its build failed on (the factory threw
+            // that cycle's error, maybe wrapped) until a build of it ends otherwise.
             if let record = ticket.asyncRecord {
-                if !failed {
-                    record.failedOnPossibleCycle = nil
-                } else if let cycle = ticket.possibleCycle {
-                    record.failedOnPossibleCycle = cycle
-                }
+                record.failedOnPossibleCycle = failed && failureCarriesCycle ? ticket.possibleCycle : nil
             }
             // Nobody waits: the usual case, kept short (every build of a shared instance ends here).
             if ticket.waiters.isEmpty { return ([SuspendedWait](), [Task<Void, Never>](), ticket.failure) }

@@ -154,7 +154,7 @@ extension Container {
         do {
             value = try await runAsyncFactory(record, key: key, frame: frame!)
         } catch {
-            storage.failBuild(ticket, lock: lock)
+            storage.failBuild(ticket, lock: lock, failure: error)
             throw error
         }
         storage.finishBuild(ticket, lock: lock, storing: value)
@@ -188,7 +188,7 @@ extension Container {
     /// Refuses a resolution of `key` when one of the task's own factories is already building
     /// it (a proven cycle), or when the path is deeper than ``maximumResolutionDepth``.
     func checkOwnPath(_ top: AsyncFrame, taskID: UInt, key: RegistryKey, type: Any.Type) throws(DIError) {
-        try checkDepth(top)
+        try checkDepth(top, taskID: taskID)
         var current: AsyncFrame? = top
         while let frame = current {
             if frame.isOwn(by: taskID), frame.frame.key == key, frame.frame.container == identity {
@@ -225,9 +225,11 @@ extension Container {
         }
     }
 
-    /// Fails with ``DIError/resolutionTooDeep(path:limit:)`` when `top` is as deep as allowed.
+    /// Fails with ``DIError/resolutionTooDeep(path:limit:)`` when the task's own factories are
+    /// nested as deep as allowed (`top` is the task's open path).
     @inline(__always)
-    func checkDepth(_ top: AsyncFrame) throws(DIError) {
+    func checkDepth(_ top: AsyncFrame, taskID: UInt) throws(DIError) {
+        guard top.isOwn(by: taskID) else { return }
         let limit = flags.depthLimit.load(ordering: .relaxed)
         if top.depth >= limit {
             throw DIError.resolutionTooDeep(path: Array(top.pathNames.prefix(8)), limit: limit)
@@ -271,7 +273,8 @@ extension Container {
             // again (they unwrap the mark).
             if frame.reportedInside(error) { throw ReportedAsyncFailure(error: error) }
             throw error
-        } catch let error as CancellationError {
+        } catch let error as CancellationError where Task.isCancelled {
+            // The resolving task was cancelled: its cancellation, not the factory's failure.
             throw error
         } catch let error as ReportedAsyncFailure {
             throw error

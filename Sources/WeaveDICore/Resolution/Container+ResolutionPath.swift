@@ -290,7 +290,7 @@ extension Container {
         do {
             value = try runFactoryFrame(record.factory.typed(as: T.self), key: key, type: T.self, elapsed: &elapsed)
         } catch {
-            storage.failBuild(ticket, lock: lock)
+            storage.failBuild(ticket, lock: lock, failure: error)
             if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
             throw error
         }

@@ -20,6 +20,11 @@ private final class ShapeJob: Sendable {}
 private final class ShapeLoop: Sendable {}
 private final class ShapeMissing: Sendable {}
 private final class ShapeAbsent: Sendable {}
+private final class ShapeWarm: Sendable {
+    let ready: Task<Void, any Error>
+    init(ready: Task<Void, any Error>) { self.ready = ready }
+}
+private struct ShapeOffline: Error {}
 private final class ShapeLeaf: Sendable {
     let serial: Int
     init(serial: Int) { self.serial = serial }
@@ -550,6 +555,119 @@ struct AsyncShapesTests {
         }
         #expect(failures == 10)
         #expect(ContinuousClock.now - started < Container.possibleCycleTimeout * 2)
+    }
+
+    /// A nested factory starts a `Task {}` that resolves the outer singleton and returns its
+    /// handle, which the outer factory awaits: a cycle through a closed factory's task, reported
+    /// within the deadline (the task's path skips the closed frame, keeping the open one).
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func cycleThroughATaskHandedOutByANestedFactory(singletonWarm: Bool) async {
+        let container = Container()
+        container.registerAsync(ShapeWarm.self, scope: singletonWarm ? .singleton : .transient) {
+            ShapeWarm(ready: Task { _ = try await container.resolveAsync(ShapeCache.self) })
+        }
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            try await container.resolveAsync(ShapeWarm.self).ready.value
+            return ShapeCache()
+        }
+        expectCycle(await failure { _ = try await container.resolveAsync(ShapeCache.self) }, through: ["ShapeCache"])
+    }
+
+    /// A build whose warm-up `Task {}` outlived the deadline (a false cycle, the documented cost),
+    /// then failed for its own reason: the next build's warm-up, whose factory is quick, gets the
+    /// instance. A possible cycle is remembered only when the build failed because of it.
+    @Test(.timeLimit(.minutes(1)))
+    func aFalsePossibleCycleIsNotRememberedWhenTheBuildFailsOtherwise() async throws {
+        let container = Container()
+        let attempts = Counter()
+        let warmups = Recorder<String>()
+        container.registerAsync(ShapeCache.self, scope: .singleton) {
+            let attempt = attempts.next()
+            Task {
+                do {
+                    _ = try await container.resolveAsync(ShapeCache.self)
+                    warmups.append("\(attempt): ok")
+                } catch { warmups.append("\(attempt): \(error)") }
+            }
+            try await Task.sleep(
+                for: attempt == 1 ? Container.possibleCycleTimeout + .milliseconds(500) : .milliseconds(50))
+            if attempt == 1 { throw ShapeOffline() }
+            return ShapeCache()
+        }
+        _ = try? await container.resolveAsync(ShapeCache.self)
+        _ = try await container.resolveAsync(ShapeCache.self)
+        await eventually { warmups.all.count == 2 }
+        #expect(warmups.all.contains("2: ok"), "\(warmups.all)")
+    }
+
+    /// Jobs that start the next job and keep running (every factory still open): the tasks they
+    /// start are not nested in them, so 100 generations do not reach the depth limit, which
+    /// counts the factories nested in one task.
+    @Test(.timeLimit(.minutes(1)))
+    func lingeringJobChainsDoNotCountAsNesting() async {
+        let container = Container()
+        let done = Counter()
+        let failures = Recorder<String>()
+        for generation in 0..<100 {
+            container.registerAsync("linger\(generation)", ShapeJob.self) {
+                if generation < 99 {
+                    Task {
+                        do { _ = try await container.resolveAsync("linger\(generation + 1)", ShapeJob.self) } catch {
+                            failures.append("\(error)")
+                        }
+                    }
+                }
+                try await Task.sleep(nanoseconds: 30_000_000)
+                done.increment()
+                return ShapeJob()
+            }
+        }
+        _ = try? await container.resolveAsync("linger0", ShapeJob.self)
+        await eventually { done.value == 100 || !failures.all.isEmpty }
+        #expect(failures.all == [])
+    }
+
+    /// Three builds: A's factory resolves B in an `async let`, B needs C, and C — built by another
+    /// task — needs A. Both callers hear of the cycle within about one deadline, and its path
+    /// names every build on it, B included.
+    @Test(.timeLimit(.minutes(1)))
+    func threeBuildCycleThroughAChildAndAnotherTask() async {
+        let container = Container()
+        container.registerAsync(ShapeA.self, scope: .singleton) {
+            try await Task.sleep(for: .milliseconds(10))
+            async let b = container.resolveAsync(ShapeB.self)
+            _ = try await b
+            return ShapeA()
+        }
+        container.registerAsync(ShapeB.self, scope: .singleton) {
+            _ = try await container.resolveAsync(ShapeConfig.self)
+            return ShapeB()
+        }
+        container.registerAsync(ShapeConfig.self, scope: .singleton) {
+            try await Task.sleep(for: .milliseconds(20))
+            _ = try await container.resolveAsync(ShapeA.self)
+            return ShapeConfig()
+        }
+        let started = ContinuousClock.now
+        async let a = failure { _ = try await container.resolveAsync(ShapeA.self) }
+        async let c = failure { _ = try await container.resolveAsync(ShapeConfig.self) }
+        let (first, second) = await (a, c)
+        #expect(ContinuousClock.now - started < Container.possibleCycleTimeout * 2)
+        expectCycle(first, through: ["ShapeA", "ShapeB", "ShapeConfig"])
+        expectCycle(second, through: ["ShapeA", "ShapeB", "ShapeConfig"])
+    }
+
+    /// A factory that throws `CancellationError` though nobody cancelled the resolving task: a
+    /// `DIError` saying the factory failed, as for any error it throws.
+    @Test func factoryThrowingCancellationWithoutCancellationIsAFactoryFailure() async {
+        let container = Container()
+        container.registerAsync(ShapeLeaf.self) { throw CancellationError() }
+        let error = await failure { _ = try await container.resolveAsync(ShapeLeaf.self) }
+        guard case .factoryFailed(_, _, let underlying)? = error as? DIError else {
+            Issue.record("expected factoryFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying is CancellationError)
     }
 
     /// An async factory of the shared container calls a synchronous `resolveOrThrow` that fails:
