@@ -198,6 +198,11 @@ package final class BuildCoordinator: @unchecked Sendable {
 
     package static let shared = BuildCoordinator()
 
+    #if DEBUG
+        /// Test-only: each possible cycle whose deadline failed a wait (its signature), and when.
+        static let deadlinesPassed = Locked<[(cycle: [String], at: ContinuousClock.Instant)]>([])
+    #endif
+
     private let mutex = Locked(Graph())
 
     /// Blocks the calling thread (`waiter`) until `ticket` is finished.
@@ -364,6 +369,9 @@ package final class BuildCoordinator: @unchecked Sendable {
             _ = graph.removeTaskWait(entry)
             let path = entry.path + graph.names(of: chain)
             let cycle = BuildCoordinator.cycleSignature(path)
+            #if DEBUG
+                BuildCoordinator.deadlinesPassed.withLock { $0.append((cycle, ContinuousClock.now)) }
+            #endif
             for link in chain where link.possibleCycle == nil { link.possibleCycle = cycle }
             return (entry.continuation, DIError.circularDependency(path: path))
         }
