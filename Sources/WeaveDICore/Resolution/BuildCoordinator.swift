@@ -42,6 +42,7 @@ package final class BuildCoordinator: @unchecked Sendable {
         case finished(DIError?)
         case cancelled
         case cycle([BuildTicket], [String])
+        case rememberedCycle([String])
     }
 
     /// Whether adding a wait closes a cycle, and how sure that is.
@@ -275,7 +276,10 @@ package final class BuildCoordinator: @unchecked Sendable {
                         if chain.contains(where: { $0.asyncRecord?.failedOnPossibleCycle == cycle })
                             || path.contains(where: { $0.record.failedOnPossibleCycle == cycle })
                         {
-                            return .cycle(chain, graph.names(of: chain))
+                            // Still only a possible cycle: the builds on it are marked as such (their
+                            // waiters try again, and meet it at once if they form it too).
+                            for link in chain where link.possibleCycle == nil { link.possibleCycle = cycle }
+                            return .rememberedCycle(waiterPath + graph.names(of: chain))
                         }
                     }
                     graph.waits[waiter] = ticket
@@ -304,6 +308,8 @@ package final class BuildCoordinator: @unchecked Sendable {
                 case .cancelled: continuation.resume(throwing: CancellationError())
                 case .cycle(let chain, let names):
                     continuation.resume(throwing: cycleError(waiterPath + names, on: chain))
+                case .rememberedCycle(let path):
+                    continuation.resume(throwing: DIError.circularDependency(path: path))
                 }
             }
         } onCancel: {
