@@ -14,6 +14,7 @@
  * Tasks have ids 1..NT: the top-level ones 1..NTOP, then the tasks factories start, in order.
  * Frames 1..MAXF-1 (one per factory run) and tickets 1..MAXT-1 are never reused (0 = none).
  * A WordLock critical section is one atomic step; the coordinator mutex M is an explicit lock.
+ * Names (ResolutionFrame.displayName, BuildTicket.Job.displayName) are registration numbers.
  *
  * ---------------------------------------------------------------------------------------------
  * Model element                        Swift code it stands for
@@ -21,95 +22,130 @@
  * frame f: finst, fowner, fticket      AsyncFrame: its ResolutionFrame (key), taskID (the task
  *                                      that pushed it), the build's BuildTicket (ticket.frame)
  *                                      or, for a transient, its closeTicket
- * openP (bit f)                        !AsyncFrame.isClosed: the frame is in chains
- * own[t], inh[t]                       the task-local chain AsyncResolutionPath.top: frames with
- *                                      taskID == t (isOwn) and the others, inherited when the
- *                                      task was created (closed ones are skipped: nearestOpen)
+ * fpar[f]                              AsyncFrame.parent: the pushing task's top if open
+ *                                      (openTop; held weakly, so a closed one reads as none)
+ * openP (bit f)                        !AsyncFrame.isClosed
+ * fs[] (own frames), itop[t]           the task-local AsyncResolutionPath.top: the task's own
+ *                                      frames, above the frame it was started in (itop), which
+ *                                      it inherited with the task-local
+ * inline pathOf: mi, mf, wp[]          top?.openChain: open frames, skipping closed ones while
+ *                                      alive (held, upFrom; parent is weak): the inherited frames
+ *                                      (path.filter { !isOwn }), the innermost of them
+ *                                      (inherited.first), the names outermost first (waiterPath)
  * label CALL                           resolveSharedAsync / checkTransientPath: checkOwnPath --
  *                                      the key on an own frame is a proven cycle, at once
  * label LOOP (one atomic step)         SharedInstanceStep / InstanceStorage.nextStep under the
  *                                      slot lock: built -> value; building -> wait for the
  *                                      ticket; empty -> a ticket naming a new frame, build
- * label TSCAN                          checkTransientPath's loop: the key on an inherited open
- *                                      frame -> ticketForClose (under M) and wait for it
+ * label TSCAN                          checkTransientPath's loop: the key on an inherited frame
+ *                                      of the open path -> ticketForClose (under M), wait for it
+ * step AWAIT_U, label HWAIT            try await handle.value of the Task {}s a factory started
+ *                                      (handles returned in its value); rethrows their error
  * label WAIT, inline closure           BuildCoordinator.waitAsync: finished -> look again (or
- *                                      throw the cycle failure); cancelled -> throw; the walk
+ *                                      throw ticket.failure); cancelled -> throw; the walk
  *                                      Graph.closure (the definite chain, which goes on past
  *                                      the first inherited frame; then every edge, depth
- *                                      first); proven -> circularDependency at once; else
- *                                      register (waits, inside, suspended) and suspend, with
- *                                      armDeadline when the cycle is possible
- * winh[t], wreg[t]                     SuspendedWait.inherited / Graph.inside: the waiter's
- *                                      inherited open frames, read when it starts to wait, and
- *                                      its place in the inside lists (registration order)
- * dord[t], inline dlArm                Graph.deadlines[t].order (deadlinesArmed), as a rank
- * dq[t], inline dlRearm                when the deadline passes: armed or re-armed last ->
- *                                      last (equal timeouts; see "The deadline" below)
- * deadline branch at SUSP              the deadline task and BuildCoordinator.expire: still
- *                                      registered and the walk still closes a cycle -> if
- *                                      laterDeadline (a task with a deadline armed later
- *                                      waits inside the frame of a ticket on the walk's
- *                                      chain) armDeadline(order:) again; else removeTaskWait
- *                                      and resume with circularDependency. No cycle: the
- *                                      deadline is dropped and the task waits on
+ *                                      first), its chain in wCh; proven -> circularDependency
+ *                                      at once; possible with a signature (inline signature,
+ *                                      cycleSignature) that a registration on the chain or a
+ *                                      frame of the path remembers (failedOnPossibleCycle) ->
+ *                                      the same, at once; else register (waits, inside,
+ *                                      suspended) and suspend, with deadlines[waiter] recorded
+ *                                      in that step when the cycle is possible
+ * label MARK                           cycleError(_:on:), its own critical section: marks each
+ *                                      ticket of the chain (kprov: provenCycle)
+ * winh[t], wfirst[t], wreg[t]          SuspendedWait.inherited and Graph.inside: the waiter's
+ *                                      inherited frames, the innermost of them, and its place
+ *                                      in the inside lists (registration order)
+ * dl[t], ddef[t]                       Graph.deadlines[t] and its Deadline.deferrals
+ * dafter[t], fireM                     when the timers of armDeadline fire (see "The deadline")
+ * deadline step at SUSP                the timer and BuildCoordinator.expire: still registered
+ *                                      and the walk still closes a cycle -> if fewer than
+ *                                      MAXDEFER deferrals and deeper (deeperPossibleCycle) the
+ *                                      deadline is re-armed; else removeTaskWait, each ticket
+ *                                      of the chain marked with the cycle's signature (kpos:
+ *                                      possibleCycle), resume with circularDependency. No
+ *                                      cycle: the deadline is dropped, the task waits on
+ * inline deeper                        Graph.deeperPossibleCycle(behind:than:)
  * label PUSH .. NEXT                   runAsyncFactory: the factory runs with its frame on top;
- *                                      its steps (resolveAsync, async let, Task {})
+ *                                      its steps (resolveAsync, async let, Task {}, a throw)
  * label COMPLETE                       the factory returned or threw: a throw cancels its live
  *                                      structured children; it awaits them; `defer
  *                                      frame.close()`; a transient's closeTicket is finished
  *                                      (BuildCoordinator.frameClosed)
- * label FINISH, inline finishK         InstanceStorage.finishBuild -> BuildCoordinator.finish:
- *                                      under M store the value (or not), clear the ticket, mark
- *                                      it finished with its cycle failure (if any), remove and
- *                                      resume every waiter
- * proctype Cancel, inline handlers     Task.cancel() on a top-level task (it reaches its
- *                                      structured descendants): the flag, then waitAsync's
- *                                      onCancel under M: remove the waiter, resume it with
- *                                      CancellationError
+ * label FINISH, inline finishK         InstanceStorage.finishBuild / failBuild ->
+ *                                      BuildCoordinator.finish(_:failed:_:): under M store the
+ *                                      value (or not), clear the ticket, mark it finished; a
+ *                                      failed build's failure is its provenCycle (kfail); the
+ *                                      registration forgets its possible cycle on success,
+ *                                      remembers the ticket's on failure (remembered[]);
+ *                                      remove and resume every waiter
+ * proctype Cancel, inline handlers     Task.cancel() on a task (it reaches its structured
+ *                                      descendants): the flag, then waitAsync's onCancel under
+ *                                      M: remove the waiter, resume it with CancellationError
  * ---------------------------------------------------------------------------------------------
  * Broken variants (each must be caught; see check.sh):
  * -DINHERITED_NONBLOCKING   inherited frames do not block: the walk follows owners only, a
  *                           transient on an inherited frame runs again (the old hang).
- * -DINHERITED_DEFINITE      an inherited open frame counts as the waiter's own (the previous
+ * -DINHERITED_DEFINITE      an inherited open frame counts as the waiter's own (the old
  *                           `ownsForWaiter`): a proven cycle at once, no deadline.
- * -DNEVER_CLOSE             frames are never closed: inherited frames stay in chains forever.
+ * -DNEVER_CLOSE             frames are never closed: inherited frames stay in paths forever.
  * -DNO_DEADLINE             a possible cycle waits without a deadline.
  * -DCANCEL_DOUBLE_RESUME    the cancellation handler resumes the waiter but leaves it
  *                           registered: `finish` (or the deadline) resumes it again.
  * -DCANCEL_NO_RESUME        the cancellation handler removes the waiter but never resumes it.
  * -DRACY_CLAIM              the empty-storage check and the claim are two steps.
- * -DNO_DEFER                expire without its rule 1 (the previous expire): a deadline never
- *                           defers to a later one; the false cycle of task_behind_cycle.
- * -DSTOP_AT_INHERITED       the definite chain stops at the first inherited frame (the previous
+ * -DSTOP_AT_INHERITED       the definite chain stops at the first inherited frame (an old
  *                           closure): a definite cycle through it waits for the deadline.
- * -DEARLY_DEADLINE          not a fault but a limit: the deadline may pass at any moment, also
- *                           while the build waited for is still making progress (a factory that
- *                           runs longer than Container.possibleCycleTimeout).
- * -DANY_ORDER               a limit: deadlines pass in any order among the stuck waiters (the
- *                           timers do not fire in the order they were armed).
+ * -DNO_DEFER                expire never gives way: a deadline that still closes a cycle fails
+ *                           the wait (the false cycle of task_behind_cycle).
+ * -DCHAIN_ONLY              the builds a wait is stuck behind are the closure's chain only, not
+ *                           the builds their owners wait for (the previous scope, finding 7).
+ * -DDEFER_SIBLINGS          a wait gives way to any other waiting inside a build it is stuck
+ *                           behind, siblings in the same frame too (they defer to each other
+ *                           until the cap: P6).
+ * -DHAND_OFF_POSSIBLE       a failed build hands the possible cycle a deadline marked on it to
+ *                           its waiters (as the proven one).
+ * -DREMEMBERED_PROVEN       a remembered cycle marks its chain with provenCycle (the previous
+ *                           code): a failed build hands it to its waiters (finding 8).
+ * -DSTOP_AT_CLOSED          the path ends at the first closed frame (the previous model): a
+ *                           Task {} awaited through its handle hangs (task_handle_cycle).
+ * -DNO_MEMORY               no remembered cycles: each retry of a build that failed on a
+ *                           possible cycle waits for a deadline of its own (P6).
+ * Limits (not faults; documented runs, README "Findings"):
+ * -DEARLY_DEADLINE, SLOW    the deadline may pass at any moment, also while the build waited
+ *                           for is still making progress (a factory that runs longer than
+ *                           Container.possibleCycleTimeout). SLOW (a configuration's) also
+ *                           accepts the deadline's own error (slowCfg: the limit, finding 2)
+ *                           and checks what follows from it.
+ * -DNO_ORDER                a re-armed deadline may pass before the deadlines that were
+ *                           pending when it was re-armed (timers in no order at all).
+ * By hand: -DMAXDEFER=n (the cap, 2 by default; Swift's is 8), -DFIRES=n / -DDEADLINES=n (the
+ * P6 bounds; 0: unchecked), -DCANCELS=n (cancel task n at any moment; expect() is skipped),
+ * -DPROBE=expr (fails iff a state with expr is reachable), -DTRACE (with `spin -t`: the trail's
+ * events, one line each).
  *
  * Properties (safety; pan is compiled with -DSAFETY):
- *   P1  No false cycle. At each origin of a cycle error (own frame, proven walk, deadline): the
- *       registration lies on a cycle of the await graph -- the declared dependencies with the
- *       structured-child awaits (`cycleIsDeclared`). A proven error is on a real cycle: with
- *       the wait added, the task is on a cycle of the ghost wait-for relation, in which a
- *       parent waits for the structured children it awaits (`cycleIsReal`). A cycle error
- *       handed on by a failed build is for a registration on, or depending on, such a cycle
- *       along failure-propagating edges (`cycleIsUpstream`). Without a declared cycle or a
- *       cancellation, every task succeeds (`allSucceeded`).
- *
- * The deadline: a deadline passes only when the waiter is stuck -- in the ghost relation it
- * reaches a cycle, or a wait nobody will resume -- i.e. the build it waits for can no longer
- * finish but for a deadline or a cancellation (the real deadline is assumed longer than any
- * factory runs while it makes progress). Unlike Promela's `timeout` this is local to the wait:
- * other tasks may still move, and a cancellation may come before or after it. All deadlines
- * have the same length, so they pass in the order they were armed, a re-armed one after every
- * one armed before it was re-armed (dq): a stuck waiter's deadline does not pass while a stuck
- * waiter's deadline that passes before it is still armed (fireM, computed by ghost()). A
- * re-armed deadline moves behind the others, so the re-arm is never a step that changes
- * nothing, and the deadline it deferred to (armed later, never deferring back) can pass.
+ *   P1  No false cycle. The await graph: i -> j when i's factory resolves j itself (DEP, TRY),
+ *       in a structured child it awaits (SPAWN_S), or in a Task {} whose handle it awaits
+ *       (AWAIT_U). At each origin of a cycle error:
+ *       - own frame (CALL), proven walk (WAIT), deadline (expire): the registration lies on a
+ *         cycle of the await graph (`cycleIsDeclared`); a proven one is also real: with the
+ *         wait added, the task is on a cycle of the ghost wait-for relation (`cycleIsReal`).
+ *         Where deadlines may pass early (slowCfg), the deadline's own error is the documented
+ *         limit and is not checked;
+ *       - remembered cycle (WAIT, reported at once): the signature is that of a cycle a
+ *         deadline reported earlier in this run (`cycleIsRemembered`) -- the wait closes that
+ *         same cycle again -- and, as for that deadline, the registration is on a cycle of
+ *         the await graph (`cycleIsDeclared`, not checked under slowCfg). It is not required
+ *         to be real: it is only as true as the deadline's report it repeats;
+ *       - handed on by a failed build (HANDED): the build was marked by a proven report (a
+ *         remembered one marks possibleCycle only); the registration is on a cycle of the await graph (`cycleIsHanded`), under
+ *         slowCfg too.
+ *       Without a declared cycle, a cancellation or a factory's own failure, every task
+ *       succeeds (`allSucceeded`).
  *   P2  No hang: SPIN's invalid-end-state check (every task ends; init sees running == 0). The
- *       configuration's expect() says which tasks must end with circularDependency.
+ *       configuration's expect() says how each task must end.
  *   P3  One build per singleton: a factory runs again only after a failed run (`oneRun`), a
  *       value is stored once (`oneBuild`), every task gets the same instance (`sameValue`).
  *   P4  Each suspended wait is resumed exactly once (`resumes[u] == 1` at each resume), by
@@ -117,8 +153,24 @@
  *   P5  Proven at once. Where the configuration says every cycle is proven (provenCfg), no
  *       deadline passes (`reportedAtOnce`); where it says no wait is even a possible one
  *       (atOnceCfg), none is (`provenAtOnce`).
+ *   P6  Time, counted in deadlines (SPIN has no clock): a wait sees at most maxFires of its
+ *       deadlines pass (`withinFires`; 1 unless the configuration says otherwise: a wait gives
+ *       way at most once and then ends before its deadline passes again), and a run has at
+ *       most maxDeadlines waits ended by a deadline (`withinDeadlines`; where the
+ *       configuration sets it).
  *   Also: a waiter's edge always points at an open ticket (Monitor), the chain of definite
  *   edges never loops (`chainAcyclic`), tables never overflow, M is released by its holder.
+ *
+ * The deadline: a deadline passes only when the waiter is stuck -- in the ghost relation it
+ * reaches a cycle, or a wait nobody will resume -- i.e. the build it waits for can no longer
+ * finish but for a deadline or a cancellation (the real deadline is assumed longer than any
+ * factory runs while it makes progress). Unlike Promela's `timeout` this is local to the wait:
+ * other tasks may still move, and a cancellation may come before or after it. The first
+ * deadlines of the stuck waiters pass in any order (their timers start after the mutex is
+ * released, in any order). All have the same length, so a re-armed deadline -- a full timeout
+ * from its re-arm -- passes after every deadline that was pending when it was re-armed
+ * (dafter, fireM, computed by ghost()); a waiter that is not stuck does not hold the others
+ * back. A re-arm counts a deferral, at most MAXDEFER per wait, so re-arms end.
  */
 
 #ifndef NT
@@ -134,25 +186,32 @@ byte sop[MAXI * MAXS];
 byte sarg[MAXI * MAXS];
 byte job[MAXNT];                  /* the registration task t resolves                          */
 bool reach[MAXI * MAXI];          /* closure of the await graph: DEP, TRY, SPAWN_S edges       */
-bool reachF[MAXI * MAXI];         /* closure of its failure-propagating edges: DEP, SPAWN_S    */
 bool onAwaitCycle[MAXI];          /* on a cycle of the await graph                             */
-bool dependsOnCycle[MAXI];        /* on one, or reaches one over failure-propagating edges     */
 bool cycleCfg;                    /* the await graph has a cycle                               */
 bool cancelCfg;                   /* some task may be cancelled                                */
+bool failCfg;                     /* some factory throws an error of its own (FAIL)            */
 bool atOnceCfg;                   /* every cycle must be proven (no possible wait may occur)   */
 bool provenCfg;                   /* every cycle must be reported at once: no deadline passes  */
 bool budgetCfg;                   /* a factory may find no task id left (the generation bound) */
+bool slowCfg;                     /* SLOW: a deadline may pass while the build can still       */
+                                  /* finish (a factory slower than the timeout; finding 2)     */
+byte maxFires;                    /* P6: deadlines a wait may see pass (0: not checked)        */
+byte maxDeadlines;                /* P6: waits a run may end at a deadline (0: not checked)    */
 
 /* ---- storage of the singletons (WordLock) ------------------------------------------------- */
 bool built[MAXI];
 byte value[MAXI];                 /* the ticket whose build was stored                         */
 byte cellTicket[MAXI];            /* InstanceStorage.ticket                                    */
+int remembered[MAXI];             /* AsyncRecord.failedOnPossibleCycle (a signature; 0 = nil), */
+                                  /* guarded by M                                              */
 
 /* ---- frames (AsyncFrame) -------------------------------------------------------------------- */
 byte nextF = 1;
-byte finst[MAXF];
-byte fowner[MAXF];
+byte finst[MAXF];                 /* frame.key: the registration whose factory runs            */
+byte fowner[MAXF];                /* taskID                                                    */
+byte fpar[MAXF];                  /* parent: the pushing task's top, if open when pushed       */
 byte fticket[MAXF];               /* a singleton's build ticket; a transient's closeTicket      */
+byte frun[MAXF];                  /* which run of its registration the frame is (from 1)       */
 short openP;                      /* bit f: f is open (not isClosed)                           */
 short openR;                      /* ghost: bit f: f's factory has not returned                 */
 byte fkids[MAXF];                 /* live structured children started in f                     */
@@ -161,11 +220,14 @@ byte fkerr[MAXF];                 /* the first error of one of them (what `try a
 /* ---- tasks ---------------------------------------------------------------------------------- */
 byte nextTask;
 byte running;
-short own[MAXNT];                 /* frames task t pushed and has not closed                   */
-short inh[MAXNT];                 /* frames task t inherited (filtered by openP when read)     */
+byte itop[MAXNT];                 /* AsyncResolutionPath.top the task inherited: the frame it  */
+                                  /* was started in (0: a top-level task)                      */
 byte sparent[MAXNT];              /* the frame that awaits structured child t; 0 otherwise     */
 byte awaitF[MAXNT];               /* ghost: t awaits the structured children of this frame     */
-byte res[MAXNT];                  /* R_OK, E_CYC, E_CANC; 0 = not ended                        */
+byte uby[MAXNT];                  /* the frame that started Task {} t (SPAWN_U); 0 otherwise   */
+byte awaitH[MAXNT];               /* the Task {}s t awaits through their handles (AWAIT_U)     */
+byte herr[MAXNT];                 /* the first error of one of them (what `value` rethrows)    */
+byte res[MAXNT];                  /* R_OK, E_CYC, E_CANC, E_FAIL; 0 = not ended                */
 byte cancelled;                   /* bit t: Task.isCancelled                                    */
 
 /* ---- tickets (BuildTicket) ------------------------------------------------------------------ */
@@ -173,6 +235,8 @@ byte nextT = 1;
 byte kframe[MAXT];                /* ticket.frame (its owner is fowner[kframe[k]])             */
 bool finished[MAXT];              /* guarded by M                                              */
 byte kfail[MAXT];                 /* ticket.failure: E_CYC or 0                                */
+bool kprov[MAXT];                 /* ticket.provenCycle != nil (cycleError marked it)          */
+int kpos[MAXT];                   /* ticket.possibleCycle: the signature expire marked, or 0   */
 byte waiters[MAXT];               /* bit set of registered waiters, guarded by M               */
 bool pend[MAXT];                  /* ghost: the frame closed and finish is on its way          */
 
@@ -180,11 +244,11 @@ bool pend[MAXT];                  /* ghost: the frame closed and finish is on it
 byte M;
 byte waitsK[MAXNT];               /* Graph.waits                                               */
 short winh[MAXNT];                /* the registration's inherited frames (Graph.inside)        */
-byte dord[MAXNT];                 /* t's deadline (Graph.deadlines[t]): its order, as a rank    */
-                                  /* among the armed ones (1 = armed first); 0 = none          */
-byte dq[MAXNT];                   /* its place in the order the armed deadlines pass: armed or  */
-                                  /* re-armed last -> last (a rank too)                        */
-byte ndl;                         /* deadlines armed                                           */
+byte wfirst[MAXNT];               /* SuspendedWait.inherited.first: the innermost of them      */
+bool dl[MAXNT];                   /* Graph.deadlines[t] != nil: t's deadline is pending        */
+byte ddef[MAXNT];                 /* Deadline.deferrals                                        */
+byte dafter[MAXNT];               /* ghost: the tasks whose deadline, pending when t's was     */
+                                  /* re-armed, passes before t's (a full timeout later)        */
 byte wreg[MAXNT];                 /* rank of t's registration among the registered waiters:    */
                                   /* the order of the Graph.inside lists (the walk's order)    */
 byte nreg;                        /* registered waiters                                        */
@@ -206,13 +270,29 @@ bool failedRun[MAXI];
 byte got[MAXI];
 byte deadlineHit;                 /* bit t: t got a cycle error from its deadline              */
 byte provenHit;                   /* bit t: t got a proven cycle error from the walk           */
-byte rearmHit;                    /* bit t: t's deadline was re-armed (expire's rule 1)         */
+byte rememberedHit;               /* bit t: t got a remembered cycle at once                   */
+byte rearmHit;                    /* bit t: t's deadline gave way (was re-armed)               */
+byte fires[MAXNT];                /* deadlines that passed during t's current wait             */
+byte dlFails;                     /* waits ended by a deadline in this run                     */
+bool budgetHit;                   /* a factory found no task id left and started no task       */
+int sigSeen[4];                   /* signatures of the cycles deadlines reported in this run   */
 
 /* scratch of deterministic computations (d_step only) */
-hidden byte gi, gx, gk, gf, wk, wn, wx, wy, wi, wr, wC, wPC, dsp, di, later, ci, cj, cm;
-hidden byte dfrom[MAXT], dstk[MAXT];
-hidden byte cycleIsDeclared, cycleIsReal, cycleIsUpstream, oneRun, oneBuild, sameValue;
-hidden byte chainAcyclic, allSucceeded, provenAtOnce, reportedAtOnce, expected;
+hidden byte gi, gx, gk, gf, wk, wn, wx, wy, wi, wr, wLen, wPL, dsp, di, later, ci, cj, cm;
+hidden byte sl, ss, sm, sj, hu, hv;
+hidden short wS;
+hidden int sgn;
+hidden byte wCh[MAXT], dfrom[MAXT], dstk[MAXT];
+hidden byte sq[MAXP + MAXT];
+hidden byte cycleIsDeclared, cycleIsReal, cycleIsHanded, cycleIsRemembered, oneRun, oneBuild;
+hidden byte sameValue, chainAcyclic, allSucceeded, provenAtOnce, reportedAtOnce, expected;
+hidden byte withinFires, withinDeadlines;
+
+#ifdef TRACE
+#define TR(x) x                 /* `spin -t -DTRACE`: the trail's events, one line each        */
+#else
+#define TR(x) skip
+#endif
 
 inline lockM(t)   { atomic { M == 0 -> M = t } }
 inline unlockM(t) { assert(M == t); M = 0 }
@@ -243,6 +323,7 @@ inline ghost() {
         :: awaitF[gi] != 0 -> g[gi] = g[gi] | fkids[awaitF[gi]]
         :: else -> skip
         fi;
+        g[gi] = g[gi] | awaitH[gi];
         gi++
     :: else -> break
     od;
@@ -273,18 +354,20 @@ inline ghost() {
     :: gi <= NT -> if :: g[gi] & cycM -> stuckM = stuckM | (1 << gi) :: else -> skip fi; gi++
     :: else -> break
     od;
-    /* the deadlines that may pass now: a stuck waiter's, unless a stuck waiter's deadline that
-     * passes before it (armed or re-armed earlier) is still armed */
+    /* the deadlines that may pass now: a stuck waiter's, unless the deadline of a stuck waiter
+     * that was pending when this one was re-armed is still pending (it passes first) */
     fireM = 0; gi = 1;
     do
     :: gi <= NT ->
         if
-        :: dq[gi] != 0 && susp[gi] && (stuckM & (1 << gi)) ->
+        :: dl[gi] && susp[gi] && (stuckM & (1 << gi)) ->
             gk = 1; gx = 1;
             do
             :: gx <= NT ->
                 if
-                :: dq[gx] != 0 && dq[gx] < dq[gi] && (stuckM & (1 << gx)) -> gk = 0
+#ifndef NO_ORDER
+                :: dl[gx] && (dafter[gi] & (1 << gx)) && (stuckM & (1 << gx)) -> gk = 0
+#endif
                 :: else -> skip
                 fi;
                 gx++
@@ -310,24 +393,24 @@ inline ghost() {
  * order of the Swift code: successors of ticket k are the ticket its owner waits for, then the
  * tickets of the waiters that inherited k's frame (Graph.inside, in registration order);
  * discovering a ticket W owns or whose frame W inherited -> possible. Result in `out`; the
- * tickets of the proven chain, the remembered chain or the path found in wC (what `expire`
- * hands to laterDeadline). */
+ * chain it returns (the proven chain, the remembered one or the path found, K0 first) in
+ * wCh[0 .. wLen-1]. */
 inline closure(W, K0, MI, out) {
-    out = W_NONE; wk = K0; wn = 0; wC = 0; wPC = 0; chainAcyclic = true;
+    out = W_NONE; wk = K0; wn = 0; wLen = 0; wPL = 0; chainAcyclic = true;
     do
-    :: wC = wC | (1 << wk);
+    :: wCh[wLen] = wk; wLen++;
        if
        :: fowner[kframe[wk]] == W -> out = W_PROVEN; break
        :: else -> skip
        fi;
        if
-       :: wPC == 0 && (MI & (1 << kframe[wk])) ->
+       :: wPL == 0 && (MI & (1 << kframe[wk])) ->
 #if defined(INHERITED_DEFINITE)
            out = W_PROVEN; break                   /* the old ownsForWaiter                     */
 #elif defined(STOP_AT_INHERITED)
            out = W_POSSIBLE; break                 /* the old walk: it stops here               */
 #else
-           wPC = wC                                /* possible; the chain may still prove one   */
+           wPL = wLen                              /* possible; the chain may still prove one   */
 #endif
        :: else -> skip
        fi;
@@ -339,12 +422,13 @@ inline closure(W, K0, MI, out) {
        fi
     od;
     if
-    :: out == W_NONE && wPC != 0 -> out = W_POSSIBLE; wC = wPC
+    :: out == W_NONE && wPL != 0 -> out = W_POSSIBLE; wLen = wPL
     :: else -> skip
     fi;
 #if !defined(INHERITED_DEFINITE) && !defined(INHERITED_NONBLOCKING)
     if
     :: out == W_NONE ->
+        wLen = 0;
         wi = 0;
         do
         :: wi < MAXT -> dfrom[wi] = 0; dstk[wi] = 0; wi++
@@ -388,14 +472,20 @@ inline closure(W, K0, MI, out) {
         :: else -> break
         od;
         if
-        :: wx != 0 ->               /* the path back to K0 */
-            out = W_POSSIBLE; wC = 0;
+        :: wx != 0 ->               /* the path back to K0, then K0 first */
+            out = W_POSSIBLE;
             do
-            :: wC = wC | (1 << wx);
+            :: wCh[wLen] = wx; wLen++;
                if
                :: wx == K0 -> break
                :: else -> wx = dfrom[wx]
                fi
+            od;
+            wi = 0;
+            do
+            :: wi < wLen / 2 ->
+                wy = wCh[wi]; wCh[wi] = wCh[wLen - 1 - wi]; wCh[wLen - 1 - wi] = wy; wi++
+            :: else -> break
             od
         :: else -> skip
         fi;
@@ -407,25 +497,100 @@ inline closure(W, K0, MI, out) {
     :: else -> skip
     fi;
 #endif
-    wk = 0; wn = 0; wx = 0; wy = 0; wi = 0; wr = 0; wPC = 0; dsp = 0
+    wk = 0; wn = 0; wx = 0; wy = 0; wi = 0; wr = 0; wPL = 0; dsp = 0
 }
 
-/* Graph.laterDeadline: does a task other than W, with a deadline armed later than W's, wait
- * inside (inherited) the frame of a ticket in C? */
-inline laterDeadline(W, C, out) {
+/* The tickets of wCh as a bit set */
+inline chainMask(out) {
+    out = 0; wi = 0;
+    do
+    :: wi < wLen -> out = out | (1 << wCh[wi]); wi++
+    :: else -> break
+    od;
+    wi = 0
+}
+
+/* BuildCoordinator.cycleSignature(path + chain names): the names from the first occurrence of
+ * the last one (the whole path if it occurs only there), rotated to start at the least; as a
+ * number, one base-4 digit (registration + 1) per name. The waiter's path is the caller's
+ * wp[0 .. wpl-1] (outermost first), the chain wCh[0 .. wLen-1]. */
+inline signature(out) {
+    sl = 0; sj = 0;
+    do
+    :: sj < wpl -> sq[sl] = wp[sj]; sl++; sj++
+    :: else -> break
+    od;
+    sj = 0;
+    do
+    :: sj < wLen -> sq[sl] = finst[kframe[wCh[sj]]]; sl++; sj++
+    :: else -> break
+    od;
+    ss = 0;
+    do
+    :: sq[ss] != sq[sl - 1] -> ss++
+    :: else -> break
+    od;
+    if
+    :: ss < sl - 1 -> sl = sl - 1          /* the loop: sq[ss .. sl-1]                         */
+    :: else -> ss = 0                      /* no earlier occurrence: the whole path            */
+    fi;
+    assert(sl - ss <= 10);
+    sm = ss; sj = ss + 1;
+    do
+    :: sj < sl -> if :: sq[sj] < sq[sm] -> sm = sj :: else -> skip fi; sj++
+    :: else -> break
+    od;
+    out = 0; sj = sm;
+    do
+    :: sj < sl -> out = out * 4 + sq[sj] + 1; sj++
+    :: else -> break
+    od;
+    sj = ss;
+    do
+    :: sj < sm -> out = out * 4 + sq[sj] + 1; sj++
+    :: else -> break
+    od;
+    sj = 0;
+    do
+    :: sj < MAXP + MAXT -> sq[sj] = 0; sj++
+    :: else -> break
+    od;
+    sl = 0; ss = 0; sm = 0; sj = 0
+}
+
+/* Graph.deeperPossibleCycle(behind: wCh, than: W): the builds W is stuck behind are the chain
+ * and the builds their owners wait for (from the chain's last ticket, along Graph.waits);
+ * another task with a pending deadline waits deeper inside one of them, K, when it inherited
+ * K's frame and that frame is not the innermost frame it inherited (siblings, whose innermost
+ * inherited frame is K's, are not deeper). */
+#ifndef DEFER_SIBLINGS
+#define NOT_SIBLING(u, fr) (wfirst[u] != (fr))
+#else
+#define NOT_SIBLING(u, fr) true             /* the broken variant: siblings defer too     */
+#endif
+inline deeper(W, out) {
     out = false;
 #ifndef NO_DEFER
+    chainMask(wS);
+#ifndef CHAIN_ONLY
+    wk = wCh[wLen - 1];
+    do
+    :: waitsK[fowner[kframe[wk]]] != 0 && !(wS & (1 << waitsK[fowner[kframe[wk]]])) ->
+        wk = waitsK[fowner[kframe[wk]]]; wS = wS | (1 << wk)
+    :: else -> break
+    od;
+#endif
     wk = 1;
     do
     :: wk < nextT ->
         if
-        :: C & (1 << wk) ->
+        :: wS & (1 << wk) ->
             wi = 1;
             do
             :: wi <= NT ->
                 if
-                :: wi != W && waitsK[wi] != 0 && (winh[wi] & (1 << kframe[wk])) && dord[wi] > dord[W] ->
-                    out = true
+                :: wi != W && waitsK[wi] != 0 && dl[wi] && (winh[wi] & (1 << kframe[wk])) &&
+                   NOT_SIBLING(wi, kframe[wk]) -> out = true
                 :: else -> skip
                 fi;
                 wi++
@@ -436,40 +601,42 @@ inline laterDeadline(W, C, out) {
         wk++
     :: else -> break
     od;
-    wk = 0; wi = 0
+    wk = 0; wi = 0; wS = 0
 #endif
 }
 
-/* armDeadline, first time: the next order; it passes after every deadline armed before it */
-inline dlArm(u) { ndl++; dord[u] = ndl; dq[u] = ndl }
+/* the deadline recorded with the wait (Graph.deadlines[u] = Deadline()); its timer passes in
+ * any order with the pending ones (the timers are started after the mutex is released) */
+inline dlArm(u) { dl[u] = true; ddef[u] = 0; dafter[u] = 0 }
 
-/* armDeadline(order:), from expire: the same order; it passes after every deadline armed now */
-inline dlRearm(u) {
-#ifndef ANY_ORDER
+/* u's deadline passed (whatever expire makes of it): the re-armed ones may pass after it */
+inline dlPassed(u) {
     di = 1;
     do
-    :: di <= NT -> if :: dq[di] > dq[u] -> dq[di]-- :: else -> skip fi; di++
+    :: di <= NT -> dafter[di] = dafter[di] & ~(1 << u); di++
     :: else -> break
     od;
-    dq[u] = ndl; di = 0
-#else
-    skip                        /* nothing changes: the deadline stays where it was          */
-#endif
+    di = 0
 }
 
-/* the deadline is cancelled or dropped (Graph.deadlines[u] = nil) */
+/* expire re-arms it (deferrals + 1): a full timeout from now, so it passes after every deadline
+ * pending now */
+inline dlRearm(u) {
+    ddef[u]++;
+    di = 1;
+    do
+    :: di <= NT ->
+        if :: di != u && dl[di] -> dafter[u] = dafter[u] | (1 << di) :: else -> skip fi;
+        di++
+    :: else -> break
+    od;
+    di = 0
+}
+
+/* the deadline is removed (removeTaskWait, or deadlines[u] = nil) */
 inline dlRemove(u) {
     if
-    :: dord[u] != 0 ->
-        di = 1;
-        do
-        :: di <= NT ->
-            if :: dord[di] > dord[u] -> dord[di]-- :: else -> skip fi;
-            if :: dq[di] > dq[u] -> dq[di]-- :: else -> skip fi;
-            di++
-        :: else -> break
-        od;
-        dord[u] = 0; dq[u] = 0; ndl--; di = 0
+    :: dl[u] -> dlPassed(u); dl[u] = false; ddef[u] = 0; dafter[u] = 0
     :: else -> skip
     fi
 }
@@ -489,19 +656,43 @@ inline regRemove(u) {
     fi
 }
 
-/* finish(K): mark it finished with its failure, remove every waiter's registration (edge,
- * inside entries, deadline) and resume it (after M in Swift; here in the same step). */
-inline finishK(K, fail) {
-    finished[K] = true; kfail[K] = fail; pend[K] = false;
+/* removeTaskWait: the edge, the inside entries, the deadline */
+inline unregister(u) {
+    waiters[waitsK[u]] = waiters[waitsK[u]] & ~(1 << u);
+    waitsK[u] = 0; winh[u] = 0; wfirst[u] = 0;
+    dlRemove(u); regRemove(u)
+}
+
+/* finish(K, failed: FAILURE != 0): mark it finished; a failed build's failure is the proven cycle
+ * reported through it (provenCycle), if any; the registration forgets its possible cycle when
+ * the build succeeds, remembers the one a deadline marked when it fails; remove every waiter's
+ * registration (edge, inside entries, deadline) and resume it (after M in Swift; here in the
+ * same step), with the failure or to look again. */
+inline finishK(K, FAILURE) {
+    finished[K] = true; pend[K] = false;
+    if
+    :: (FAILURE) != 0 && kprov[K] -> kfail[K] = E_CYC
+#ifdef HAND_OFF_POSSIBLE
+    :: (FAILURE) != 0 && !kprov[K] && kpos[K] != 0 -> kfail[K] = E_CYC  /* the broken variant     */
+#endif
+    :: else -> kfail[K] = 0
+    fi;
+#ifndef NO_MEMORY
+    if
+    :: (FAILURE) == 0 -> remembered[finst[kframe[K]]] = 0
+    :: (FAILURE) != 0 && kpos[K] != 0 -> remembered[finst[kframe[K]]] = kpos[K]
+    :: else -> skip
+    fi;
+#endif
     gi = 1;
     do
     :: gi <= NT ->
         if
         :: waiters[K] & (1 << gi) ->
             assert(waitsK[gi] == K);
-            waitsK[gi] = 0; winh[gi] = 0; dlRemove(gi); regRemove(gi); susp[gi] = false;
+            unregister(gi); susp[gi] = false;
             if
-            :: fail == E_CYC -> resumedBy[gi] = RB_CYC
+            :: kfail[K] == E_CYC -> resumedBy[gi] = RB_CYC
             :: else -> resumedBy[gi] = RB_OK
             fi;
             resumes[gi]++; assert(resumes[gi] == 1)                                     /* P4 */
@@ -549,9 +740,7 @@ inline handlers(newly) {
             if
             :: (newly & (1 << ci)) && waitsK[ci] != 0 ->
 #ifndef CANCEL_DOUBLE_RESUME
-                cj = waitsK[ci];
-                waiters[cj] = waiters[cj] & ~(1 << ci); waitsK[ci] = 0; winh[ci] = 0;
-                dlRemove(ci); regRemove(ci);
+                unregister(ci);
 #endif
 #ifndef CANCEL_NO_RESUME
                 susp[ci] = false; resumedBy[ci] = RB_CANCEL; resumes[ci]++;
@@ -578,13 +767,95 @@ inline claim() {
     cellTicket[inst] = k
 }
 
+/* held(FR, out): whether the frame FR is alive (AsyncFrame.parent is weak): open (held by its
+ * task's binding), or closed but held by a living task's task-local binding (itop), by its open
+ * build ticket (BuildTicket.frame) or by a registered wait that inherited it
+ * (SuspendedWait.inherited). */
+inline held(FR, out) {
+    out = ((openP & (1 << (FR))) != 0) ||
+          (fticket[FR] != 0 && kframe[fticket[FR]] == (FR) && !finished[fticket[FR]]);
+    hu = 1;
+    do
+    :: hu < nextTask ->
+        if
+        :: (itop[hu] == (FR) && res[hu] == 0) || (waitsK[hu] != 0 && (winh[hu] & (1 << (FR)))) -> out = true
+        :: else -> skip
+        fi;
+        hu++
+    :: else -> break
+    od;
+    hu = 0
+}
+
+/* upFrom(FR): the next frame of the walk above FR: its parent, if that is still alive (a freed
+ * parent reads as nil: the walk ends). */
+inline upFrom(FR) {
+    FR = fpar[FR];
+    if
+    :: FR != 0 -> held(FR, hv); if :: !hv -> FR = 0 :: else -> skip fi; hv = 0
+    :: else -> skip
+    fi
+}
+
+/* A closed frame on the walk: AsyncFrame.nearestOpen walks past it (STOP_AT_CLOSED, the
+ * previous model: the path ends there). */
+#ifndef STOP_AT_CLOSED
+#define CLOSED_STEP(FR) upFrom(FR)
+#else
+#define CLOSED_STEP(FR) FR = 0
+#endif
+
+/* The task's open path (AsyncFrame.openChain from its top): its own frames fs[], above the
+ * open frames of the path it inherited, from its top up, skipping closed ones
+ * (AsyncFrame.nearestOpen) while they are alive (held). mi: the inherited ones
+ * (inherited), mf: the innermost of them (inherited.first), wp[0 .. wpl-1]: the names of the
+ * whole path, outermost first (waiterPath). */
+inline pathOf() {
+    mi = 0; mf = 0; wpl = 0; x = itop[t];
+    do
+    :: x != 0 && (openP & (1 << x)) ->
+        mi = mi | (1 << x);
+        if :: mf == 0 -> mf = x :: else -> skip fi;
+        assert(wpl < MAXP); wp[wpl] = finst[x]; wpl++;
+        upFrom(x)
+    :: x != 0 && !(openP & (1 << x)) -> CLOSED_STEP(x)
+    :: else -> break
+    od;
+    i = 0;
+    do
+    :: i < wpl / 2 -> x = wp[i]; wp[i] = wp[wpl - 1 - i]; wp[wpl - 1 - i] = x; i++
+    :: else -> break
+    od;
+    i = 0;
+    do
+    :: i < sp -> assert(wpl < MAXP); wp[wpl] = finst[fs[i]]; wpl++; i++
+    :: else -> break
+    od;
+#ifdef INHERITED_NONBLOCKING
+    mi = 0; mf = 0;
+#endif
+    i = 0; x = 0
+}
+
+inline clearPath() {
+    i = 0;
+    do
+    :: i < MAXP -> wp[i] = 0; i++
+    :: else -> break
+    od;
+    i = 0; wpl = 0; mi = 0; mf = 0
+}
+
 proctype Task(byte t)
 {
     byte sp;                      /* own frames pushed                                         */
     byte fs[MAXD];                /* own frames, innermost last                                */
     byte pc[MAXD];                /* next step of each own frame's factory                     */
-    byte inst, k, f, x, op, i, err, w, cn;
+    byte inst, k, f, x, op, i, err, w, cn, kc;
     short mi;                     /* inherited open frames, read before a wait                 */
+    byte mf;                      /* the innermost of them                                     */
+    byte wp[MAXP];                /* the path's names, outermost first (SuspendedWait.path)    */
+    byte wpl;
 
     inst = job[t];
 
@@ -611,20 +882,21 @@ CALL:   /* resolveAsync(inst): checkOwnPath -- a factory of this task runs inst:
     :: else -> goto LOOP
     fi;
 
-TSCAN:  /* checkTransientPath: a factory this task inherited runs inst? wait for it to close */
+TSCAN:  /* checkTransientPath: an inherited factory on the open path runs inst? wait for it */
     atomic {
-        f = 0; i = 1;
+        f = 0; x = itop[t];
         do
-        :: i < MAXF ->
-            if :: (inh[t] & openP & (1 << i)) && finst[i] == inst -> f = i :: else -> skip fi;
-            i++
+        :: x != 0 && (openP & (1 << x)) ->
+            if :: f == 0 && finst[x] == inst -> f = x :: else -> skip fi;
+            upFrom(x)
+        :: x != 0 && !(openP & (1 << x)) -> CLOSED_STEP(x)
         :: else -> break
         od;
-        i = 0
-    };
+        x = 0
 #ifdef INHERITED_NONBLOCKING
-    f = 0;
+        ; f = 0
 #endif
+    };
     if
     :: f == 0 -> goto RUN
     :: else -> skip
@@ -652,7 +924,7 @@ LOOP:   /* InstanceStorage.nextStep, under the slot lock */
         :: built[inst] -> x = value[inst]; goto RETVAL
         :: !built[inst] && cellTicket[inst] == 0 ->
 #ifndef RACY_CLAIM
-            claim(); goto PUSH
+            claim(); TR(printf("T%d builds %d: ticket %d, frame %d\n", t, inst, k, f)); goto PUSH
 #else
             goto CLAIM             /* the broken variant: the claim is a step of its own        */
 #endif
@@ -665,55 +937,108 @@ CLAIM:
     atomic { claim(); goto PUSH };
 #endif
 
-WAIT:   /* BuildCoordinator.waitAsync(for: k) */
-    atomic {
-#ifdef INHERITED_NONBLOCKING
-        mi = 0
-#else
-        mi = inh[t] & openP        /* chain.filter { !$0.isOwn(by: taskID) } (open frames)      */
-#endif
-    };
+WAIT:   /* BuildCoordinator.waitAsync(for: k, path:): the path is read before the mutex */
+    atomic { pathOf() };
     lockM(t);
     atomic {
         if
         :: finished[k] ->
-            unlockM(t); mi = 0;
+            unlockM(t); clearPath();
             if
             :: kfail[k] == E_CYC -> k = 0; err = E_CYC; goto HANDED
             :: else -> k = 0; goto AGAIN
             fi
         :: !finished[k] && (cancelled & (1 << t)) ->
-            unlockM(t); k = 0; mi = 0; err = E_CANC; goto RET
+            unlockM(t); clearPath(); k = 0; err = E_CANC; goto RET
         :: else -> skip
         fi;
-        d_step { closure(t, k, mi, w) };
-        if
-        :: w == W_PROVEN ->        /* circularDependency at once: a real cycle                  */
-            d_step {
+        d_step {
+            closure(t, k, mi, w);
+            if
+            :: w == W_PROVEN ->        /* circularDependency at once: a real cycle              */
                 cycleIsDeclared = onAwaitCycle[inst]; assert(cycleIsDeclared);    /* P1 */
                 x = fowner[kframe[k]];
                 cycleIsReal = ((openR & (1 << kframe[k])) != 0) && ((g[x] & (1 << t)) != 0);
                 assert(cycleIsReal);                                               /* P1 */
                 provenHit = provenHit | (1 << t);
-                x = 0; w = W_NONE; mi = 0; err = E_CYC
-            };
-            unlockM(t); k = 0;
-            goto RET
-        :: else ->                 /* register and suspend                                       */
-            d_step {
-                waitsK[t] = k; winh[t] = mi; waiters[k] = waiters[k] | (1 << t); regAdd(t);
-                susp[t] = true; resumedBy[t] = 0; resumes[t] = 0;
+                TR(printf("T%d: waiting for ticket %d closes a proven cycle\n", t, k));
+                chainMask(kc); x = 0
+            :: w == W_POSSIBLE ->
+#ifndef NO_MEMORY
+                /* the same possible cycle a build on the chain or the path failed on: at once */
+                signature(sgn);
+                x = 0; i = 0;
+                do
+                :: i < wLen -> if :: remembered[finst[kframe[wCh[i]]]] == sgn -> x = 1 :: else -> skip fi; i++
+                :: else -> break
+                od;
+                i = 0;
+                do
+                :: i < wpl -> if :: remembered[wp[i]] == sgn -> x = 1 :: else -> skip fi; i++
+                :: else -> break
+                od;
+                i = 0;
+                if
+                :: x == 1 ->
+                    w = W_REMEMBERED;
+                    cycleIsRemembered = false;
+                    do
+                    :: i < 4 -> if :: sigSeen[i] == sgn -> cycleIsRemembered = true :: else -> skip fi; i++
+                    :: else -> break
+                    od;
+                    i = 0;
+                    assert(cycleIsRemembered);                                     /* P1 */
+                    cycleIsDeclared = onAwaitCycle[inst] || slowCfg; assert(cycleIsDeclared); /* P1 */
+                    rememberedHit = rememberedHit | (1 << t);
+                    TR(printf("T%d: waiting for ticket %d closes remembered cycle %d\n", t, k, sgn));
+#ifndef REMEMBERED_PROVEN
+                    /* still only a possible cycle: each build on the chain is marked with its
+                     * signature (possibleCycle), not as proven; their waiters look again */
+                    do
+                    :: i < wLen -> if :: kpos[wCh[i]] == 0 -> kpos[wCh[i]] = sgn :: else -> skip fi; i++
+                    :: else -> break
+                    od;
+                    i = 0
+#else
+                    chainMask(kc)                  /* the broken variant: marked as proven     */
+#endif
+                :: else -> skip
+                fi;
+                x = 0; sgn = 0;
+#else
+                skip
+#endif
+            :: else -> skip
+            fi;
+            if
+            :: w == W_NONE || w == W_POSSIBLE ->   /* register and suspend                     */
+                waitsK[t] = k; winh[t] = mi; wfirst[t] = mf;
+                waiters[k] = waiters[k] | (1 << t); regAdd(t);
+                susp[t] = true; resumedBy[t] = 0; resumes[t] = 0; fires[t] = 0;
 #ifndef NO_DEADLINE
                 if
-                :: w == W_POSSIBLE -> dlArm(t)     /* armDeadline                               */
+                :: w == W_POSSIBLE -> dlArm(t)     /* deadlines[waiter] = Deadline()           */
                 :: else -> skip
                 fi;
 #endif
                 provenAtOnce = !(atOnceCfg && w == W_POSSIBLE); assert(provenAtOnce);
-                w = W_NONE; mi = 0;
+                TR(printf("T%d waits for ticket %d (%d: 1 = possible cycle, deadline)\n", t, k, w));
                 ghost()
-            };
-            unlockM(t)
+            :: else -> skip
+            fi;
+            wLen = 0
+        };
+        if
+#ifndef REMEMBERED_PROVEN
+        :: w == W_REMEMBERED ->                /* .rememberedCycle: thrown at once, no MARK   */
+            unlockM(t); clearPath(); w = W_NONE; k = 0; err = E_CYC; goto RET
+        :: w == W_PROVEN ->
+#else
+        :: w == W_PROVEN || w == W_REMEMBERED ->
+#endif
+            unlockM(t); clearPath(); w = W_NONE; goto MARK
+        :: else ->
+            w = W_NONE; unlockM(t)
         fi
     };
 
@@ -721,38 +1046,63 @@ SUSP:   /* suspended until finish, the cancellation handler or the deadline resu
     if
     :: resumedBy[t] != 0 -> skip
     :: atomic {
-#if defined(EARLY_DEADLINE)
-        dord[t] != 0 && susp[t] && M == 0 ->     /* a deadline shorter than a factory's run     */
-#elif defined(ANY_ORDER)
-        dord[t] != 0 && susp[t] && (stuckM & (1 << t)) && M == 0 ->    /* in any order          */
+#if defined(EARLY_DEADLINE) || defined(SLOW)
+        dl[t] && susp[t] && M == 0 ->            /* a deadline shorter than a factory's run     */
 #else
         (fireM & (1 << t)) && M == 0 ->          /* the deadline passed (see ghost())           */
 #endif
         M = t;
         d_step {                   /* expire */
             reportedAtOnce = !provenCfg; assert(reportedAtOnce);
+            fires[t]++;
+            withinFires = (maxFires == 0 || fires[t] <= maxFires); assert(withinFires); /* P6 */
+            dlPassed(t);
             if
             :: waitsK[t] == k ->   /* still waiting: does the wait still close a cycle?          */
                 closure(t, k, winh[t], w);
                 if
-                :: w == W_NONE -> dlRemove(t)      /* the deadline is dropped; t waits on       */
+                :: w == W_NONE -> dlRemove(t);     /* the deadline is dropped; t waits on       */
+                    TR(printf("T%d: deadline passes, no cycle: dropped\n", t))
                 :: else ->
-                    laterDeadline(t, wC, later);
+                    deeper(t, later);
                     if
-                    :: later ->                    /* re-armed, its order kept; t waits on      */
-                        dlRearm(t); rearmHit = rearmHit | (1 << t)
+                    :: later && ddef[t] < MAXDEFER ->  /* gives way: re-armed; t waits on      */
+                        dlRearm(t); rearmHit = rearmHit | (1 << t);
+                        TR(printf("T%d: deadline passes, gives way (deferrals %d)\n", t, ddef[t]))
                     :: else ->
-                        cycleIsDeclared = onAwaitCycle[inst]; assert(cycleIsDeclared); /* P1 */
-                        waiters[k] = waiters[k] & ~(1 << t); waitsK[t] = 0; winh[t] = 0;
-                        dlRemove(t); regRemove(t);
+                        cycleIsDeclared = onAwaitCycle[inst] || slowCfg;
+                        assert(cycleIsDeclared);                                    /* P1 */
+                        unregister(t);
+                        /* the cycle's signature marks each build on the chain */
+                        signature(sgn);
+                        TR(printf("T%d: deadline passes: circularDependency for %d, cycle %d\n", t, inst, sgn));
+                        i = 0;
+                        do
+                        :: i < wLen -> if :: kpos[wCh[i]] == 0 -> kpos[wCh[i]] = sgn :: else -> skip fi; i++
+                        :: else -> break
+                        od;
+                        i = 0; x = 0;
+                        do
+                        :: i < 4 ->
+                            if
+                            :: x == 0 && (sigSeen[i] == sgn || sigSeen[i] == 0) -> sigSeen[i] = sgn; x = 1
+                            :: else -> skip
+                            fi;
+                            i++
+                        :: else -> break
+                        od;
+                        assert(x == 1); i = 0; x = 0; sgn = 0;
+                        dlFails++;
+                        withinDeadlines = (maxDeadlines == 0 || dlFails <= maxDeadlines);
+                        assert(withinDeadlines);                                    /* P6 */
                         susp[t] = false; resumedBy[t] = RB_DEADLINE; resumes[t]++;
                         assert(resumes[t] == 1);                                    /* P4 */
                         deadlineHit = deadlineHit | (1 << t)
                     fi
                 fi
-            :: else -> dlRemove(t)
+            :: else -> skip        /* (not reached: the step runs only while t is registered)   */
             fi;
-            w = W_NONE; wC = 0; later = 0;
+            w = W_NONE; later = 0; wLen = 0;
             ghost()
         };
         unlockM(t)
@@ -760,6 +1110,7 @@ SUSP:   /* suspended until finish, the cancellation handler or the deadline resu
        goto SUSP
     fi;
     atomic {
+        clearPath(); fires[t] = 0;
         if
         :: resumedBy[t] == RB_OK -> k = 0; goto AGAIN
         :: resumedBy[t] == RB_CYC -> k = 0; err = E_CYC; goto HANDED
@@ -768,15 +1119,37 @@ SUSP:   /* suspended until finish, the cancellation handler or the deadline resu
         fi
     };
 
+MARK:   /* cycleError(path, on: chain), under the mutex again: each build on the chain is marked */
+    lockM(t);
+    d_step {
+        i = 1;
+        do
+        :: i < MAXT -> if :: kc & (1 << i) -> kprov[i] = true :: else -> skip fi; i++
+        :: else -> break
+        od;
+        i = 0; kc = 0; k = 0; err = E_CYC;
+        unlockM(t)
+    };
+    goto RET;
+
 AGAIN:  /* look again: the storage, or the transient's chain */
     if
     :: lifetime[inst] == TRANSIENT -> goto TSCAN
     :: else -> goto LOOP
     fi;
 
-HANDED: /* the build failed with a cycle error: its waiters throw it */
-    atomic { cycleIsUpstream = dependsOnCycle[inst]; assert(cycleIsUpstream) };       /* P1 */
+HANDED: /* the build failed, marked by a proven report: its waiters throw it */
+    atomic { cycleIsHanded = onAwaitCycle[inst]; assert(cycleIsHanded) };              /* P1 */
     goto RET;
+
+HWAIT:  /* until the awaited Task {}s end; the first error is rethrown */
+    atomic {
+        awaitH[t] == 0 -> err = herr[t]; herr[t] = 0; ghost();
+        if
+        :: err == 0 -> goto NEXT
+        :: else -> goto COMPLETE
+        fi
+    };
 
 RUN:    /* a transient: a new frame, no ticket */
     atomic {
@@ -791,11 +1164,23 @@ PUSH:   /* runAsyncFactory: AsyncResolutionPath.$top.withValue(frame) { factory(
         assert(sp < MAXD);
         if
         :: lifetime[inst] == SHARED ->
-            oneRun = (runs[inst] == 0 || failedRun[inst]); assert(oneRun);           /* P3 */
-            runs[inst]++
+            oneRun = (runs[inst] == 0 || failedRun[inst]); assert(oneRun)            /* P3 */
         :: else -> skip
         fi;
-        own[t] = own[t] | (1 << f); fs[sp] = f; pc[sp] = 0; sp++;
+        runs[inst]++; frun[f] = runs[inst];
+        /* AsyncFrame(parent: openTop): the task's top, or the nearest open frame above it */
+        if
+        :: sp > 0 -> fpar[f] = fs[sp-1]
+        :: sp == 0 && itop[t] != 0 ->
+            x = itop[t];
+            do
+            :: x != 0 && !(openP & (1 << x)) -> CLOSED_STEP(x)
+            :: else -> break
+            od;
+            fpar[f] = x; x = 0
+        :: else -> skip
+        fi;
+        fs[sp] = f; pc[sp] = 0; sp++;
         f = 0; k = 0; inst = 0
     };
 
@@ -808,18 +1193,42 @@ NEXT:   /* the factory's next step */
             pc[sp-1]++;
             if
             :: op == DEP || op == TRY -> inst = x; x = 0; op = 0; f = 0; goto CALL
+            :: op == FAIL ->
+                if
+                :: frun[f] <= x ->                                        /* it throws */
+                    TR(printf("T%d: factory of %d (frame %d) throws\n", t, finst[f], f));
+                    x = 0; op = 0; err = E_FAIL; goto COMPLETE
+                :: else -> x = 0; op = 0; f = 0; goto NEXT
+                fi
+            :: op == AWAIT_U ->   /* try await handle.value for each Task {} x's factory started */
+                i = 1;
+                do
+                :: i < nextTask ->
+                    if
+                    :: uby[i] != 0 && finst[uby[i]] == x && res[i] == 0 -> awaitH[t] = awaitH[t] | (1 << i)
+                    :: uby[i] != 0 && finst[uby[i]] == x && res[i] != 0 && res[i] != R_OK && herr[t] == 0 ->
+                        herr[t] = res[i]
+                    :: else -> skip
+                    fi;
+                    i++
+                :: else -> break
+                od;
+                i = 0; x = 0; op = 0; f = 0;
+                ghost();
+                goto HWAIT
             :: op == SPAWN_S || op == SPAWN_U ->
                 if
                 :: nextTask <= NT ->
                     i = nextTask; nextTask++; job[i] = x;
-                    inh[i] = own[t] | (inh[t] & openP);   /* the task-local chain it inherits */
+                    itop[i] = f;                          /* the task-local top it inherits */
                     if
                     :: op == SPAWN_S -> sparent[i] = f; fkids[f] = fkids[f] | (1 << i)
-                    :: else -> skip
+                    :: else -> uby[i] = f
                     fi;
                     running++;
+                    TR(printf("T%d starts T%d (%d: 3 = structured, 4 = Task {}) to resolve %d\n", t, i, op, x));
                     run Task(i)
-                :: else -> assert(budgetCfg)    /* the last generation starts no further task */
+                :: else -> assert(budgetCfg); budgetHit = true   /* the last generation starts none */
                 fi;
                 i = 0; x = 0; op = 0; f = 0;
                 goto NEXT
@@ -862,7 +1271,7 @@ COMPLETE:   /* the factory returned (err == 0) or threw (err != 0) */
         :: else -> skip
         fi;
 #endif
-        own[t] = own[t] & ~(1 << f); sp--; fs[sp] = 0; pc[sp] = 0;
+        sp--; fs[sp] = 0; pc[sp] = 0;
         k = fticket[f];
         ghost()
     };
@@ -882,7 +1291,7 @@ COMPLETE:   /* the factory returned (err == 0) or threw (err != 0) */
     :: else -> skip
     fi;
 
-FINISH: /* InstanceStorage.finishBuild -> BuildCoordinator.finish */
+FINISH: /* finishBuild / failBuild -> BuildCoordinator.finish(failed:) */
     lockM(t);
     d_step {
         inst = finst[f];
@@ -893,10 +1302,8 @@ FINISH: /* InstanceStorage.finishBuild -> BuildCoordinator.finish */
         :: else -> failedRun[inst] = true
         fi;
         cellTicket[inst] = 0;
-        if
-        :: err == E_CYC -> finishK(k, E_CYC)
-        :: else -> finishK(k, 0)
-        fi;
+        finishK(k, err);
+        TR(printf("T%d finishes ticket %d of %d (error %d; hands %d)\n", t, k, inst, err, kfail[k]));
         ghost();
         x = k; f = 0; k = 0
     };
@@ -939,6 +1346,7 @@ END:
         :: err == 0 -> res[t] = R_OK
         :: else -> res[t] = err
         fi;
+        TR(printf("T%d ends: %d (1 ok, 2 cycle, 3 cancelled, 4 failed)\n", t, res[t]));
         if
         :: sparent[t] != 0 ->
             fkids[sparent[t]] = fkids[sparent[t]] & ~(1 << t);
@@ -948,6 +1356,19 @@ END:
             fi
         :: else -> skip
         fi;
+        i = 1;                            /* the tasks that await this one's handle    */
+        do
+        :: i <= NT ->
+            if
+            :: awaitH[i] & (1 << t) ->
+                awaitH[i] = awaitH[i] & ~(1 << t);
+                if :: err != 0 && herr[i] == 0 -> herr[i] = err :: else -> skip fi
+            :: else -> skip
+            fi;
+            i++
+        :: else -> break
+        od;
+        i = 0;
         running--;
         ghost();
         err = 0; inst = 0; x = 0; f = 0; k = 0
@@ -989,10 +1410,19 @@ init
 {
     byte a, b, x;
     d_step {
+        maxFires = 1;                              /* the default; a configuration may change it */
         configure();
+#ifdef FIRES
+        maxFires = FIRES;                          /* by hand: -DFIRES=n, -DDEADLINES=n         */
+#endif
+#ifdef DEADLINES
+        maxDeadlines = DEADLINES;
+#endif
+#ifdef CANCELS
+        cancelCfg = true;                          /* by hand: -DCANCELS=n (expect() skipped)    */
+#endif
         /* the await graph: i -> j when i's factory resolves j itself (DEP, TRY) or in a
-         * structured child it awaits (SPAWN_S); an unstructured Task {} is not awaited. A
-         * failure propagates over DEP and SPAWN_S edges (a TRY step catches it). */
+         * structured child it awaits (SPAWN_S); an unstructured Task {} is not awaited. */
         a = 0;
         do
         :: a < MAXI ->
@@ -1000,12 +1430,22 @@ init
             do
             :: b < nsteps[a] ->
                 if
-                :: sop[a*MAXS + b] != SPAWN_U -> reach[a*MAXI + sarg[a*MAXS + b]] = true
-                :: else -> skip
-                fi;
-                if
-                :: sop[a*MAXS + b] == DEP || sop[a*MAXS + b] == SPAWN_S ->
-                    reachF[a*MAXI + sarg[a*MAXS + b]] = true
+                :: sop[a*MAXS + b] == DEP || sop[a*MAXS + b] == TRY || sop[a*MAXS + b] == SPAWN_S ->
+                    reach[a*MAXI + sarg[a*MAXS + b]] = true
+                :: sop[a*MAXS + b] == FAIL -> failCfg = true
+                :: sop[a*MAXS + b] == AWAIT_U ->      /* the Task {}s that factory starts      */
+                    x = 0;
+                    do
+                    :: x < nsteps[sarg[a*MAXS + b]] ->
+                        if
+                        :: sop[sarg[a*MAXS + b]*MAXS + x] == SPAWN_U ->
+                            reach[a*MAXI + sarg[sarg[a*MAXS + b]*MAXS + x]] = true
+                        :: else -> skip
+                        fi;
+                        x++
+                    :: else -> break
+                    od;
+                    x = 0
                 :: else -> skip
                 fi;
                 b++
@@ -1016,7 +1456,7 @@ init
         od;
         x = 0;
         do
-        :: x < MAXI ->                             /* transitive closures (Warshall)          */
+        :: x < MAXI ->                             /* transitive closure (Warshall)           */
             a = 0;
             do
             :: a < MAXI ->
@@ -1024,7 +1464,6 @@ init
                 do
                 :: b < MAXI ->
                     reach[a*MAXI + b] = reach[a*MAXI + b] || (reach[a*MAXI + x] && reach[x*MAXI + b]);
-                    reachF[a*MAXI + b] = reachF[a*MAXI + b] || (reachF[a*MAXI + x] && reachF[x*MAXI + b]);
                     b++
                 :: else -> break
                 od;
@@ -1037,18 +1476,6 @@ init
         a = 0;
         do
         :: a < MAXI -> onAwaitCycle[a] = reach[a*MAXI + a]; cycleCfg = cycleCfg || onAwaitCycle[a]; a++
-        :: else -> break
-        od;
-        a = 0;
-        do
-        :: a < MAXI ->
-            dependsOnCycle[a] = onAwaitCycle[a];
-            b = 0;
-            do
-            :: b < MAXI -> dependsOnCycle[a] = dependsOnCycle[a] || (reachF[a*MAXI + b] && onAwaitCycle[b]); b++
-            :: else -> break
-            od;
-            a++
         :: else -> break
         od;
         a = 0; b = 0; x = 0
@@ -1064,15 +1491,20 @@ init
     };
     running == 0;                                  /* P2: every task ends                     */
     d_step {
-        /* P1: without a declared cycle or a cancellation, every task succeeded */
+        /* P1: without a declared cycle, a cancellation or a factory's own failure, every task
+         * succeeded */
         allSucceeded = true; a = 1;
         do
         :: a < nextTask -> allSucceeded = allSucceeded && res[a] == R_OK; a++
         :: else -> break
         od;
-        allSucceeded = allSucceeded || cycleCfg || cancelCfg;
+        allSucceeded = allSucceeded || cycleCfg || cancelCfg || failCfg;
         assert(allSucceeded);
         a = 0
     };
-    expect()
+#ifndef CANCELS
+    expect()                                       /* how each task must end                  */
+#else
+    skip                                           /* (a cancellation changes that)           */
+#endif
 }

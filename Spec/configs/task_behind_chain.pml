@@ -1,14 +1,14 @@
-/* task_behind_chain (TaskWait.pml): a FINDING -- rule 1 of `expire` (a deadline defers to a
- * later one inside a build on its cycle) looks only at the builds on the chain up to the frame
- * the waiter inherited, not at the builds that build's owner waits for. Task 1 resolves the
- * singleton S, whose factory starts an unstructured Task {} that resolves S, then resolves the
- * singleton X. Task 2 resolves X, whose factory does `try? await resolve(T)`; the transient T's
- * factory resolves T in a structured child and awaits it (a real cycle, ended by the child's
- * deadline; X is then built, and so is S). If task 2 builds X, the child inherits X's and T's
- * frames but not S's. The Task {}'s wait for S is a possible cycle; it is stuck while task 1
- * waits for X. If the Task {} started waiting before the child, its deadline passes first; the
- * chain up to S's frame is [S's ticket], nobody waits inside S's frame, so it gets
- * circularDependency although S is built right after. Expected to fail P1 (README, "Findings"). */
+/* task_behind_chain (TaskWait.pml): a wait behind a cycle further along its chain (finding 7,
+ * addressed). Task 1 resolves the singleton S, whose factory starts an unstructured Task {} that
+ * resolves S, then resolves the singleton X. Task 2 resolves X, whose factory does
+ * `try? await resolve(T)`; the transient T's factory resolves T in a structured child and awaits
+ * it (a real cycle, ended by the child's deadline; X is then built, and so is S). If task 2
+ * builds X, the child inherits X's and T's frames but not S's. The Task {}'s wait for S is a
+ * possible cycle; it is stuck while task 1 waits for X. When its deadline passes, the builds it
+ * is stuck behind are S's (the chain up to the inherited frame) and X's (the build S's owner
+ * waits for): the child waits deeper inside X's build, so the Task {} gives way, and gets S.
+ * With -DCHAIN_ONLY (only the chain counts, the previous scope) this must fail P1: nobody waits
+ * inside S's frame, and the Task {} gets circularDependency although S is built right after. */
 #define NT   4
 #define NTOP 2
 #define S    0

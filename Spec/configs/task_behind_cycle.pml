@@ -1,16 +1,17 @@
 /* task_behind_cycle (TaskWait.pml, scenario 9): a task waiting behind another cycle (finding
- * 1, now addressed). Task 1 resolves the singleton S. S's factory starts an unstructured
- * Task {} (task 2) that resolves S, then calls `try? await resolve(T)` and goes on whatever that
- * gives. The transient T's factory resolves T in a structured child (task 3) and awaits it: a
- * real cycle, broken by task 3's deadline; S is then built and task 2 gets it. Task 2's wait for
- * S is a possible cycle too (S's frame is inherited), and it is stuck for as long as task 1 is
- * stuck in T. If task 2 started waiting first, its deadline passes first: task 3, armed later,
- * waits inside S's frame (it inherited it), so task 2's deadline is re-armed (`expire`, rule 1)
- * and task 3's passes. If task 3 started waiting first, its deadline passes first.
- * Every task but task 3 succeeds.
- * With -DNO_DEFER (expire without rule 1) this must fail P1: task 2 gets circularDependency.
- * With -DANY_ORDER (deadlines pass in any order) it fails P1 too, a limit (README, "Findings"):
- * task 2's deadline, armed after task 3's, passes first, and none was armed after it. */
+ * 1, addressed). Task 1 resolves the singleton S. S's factory starts an unstructured Task {}
+ * (task 2) that resolves S, then calls `try? await resolve(T)` and goes on whatever that gives.
+ * The transient T's factory resolves T in a structured child (task 3) and awaits it: a real
+ * cycle, broken by task 3's deadline; S is then built and task 2 gets it. Task 2's wait for S is
+ * a possible cycle too (S's frame is inherited), and it is stuck for as long as task 1 is stuck
+ * in T. Task 3 waits deeper inside S's build (it inherited S's frame, and T's frame is its
+ * innermost): when task 2's deadline passes first, it gives way (`expire`,
+ * `deeperPossibleCycle`), whichever deadline was armed first. Every task but task 3 succeeds;
+ * no wait sees two of its deadlines pass (P6).
+ * With -DNO_DEFER (expire without the deferral) this must fail P1: task 2 gets
+ * circularDependency. With -DNO_ORDER (a re-armed deadline may pass before the deadlines
+ * pending when it was re-armed) it fails P1 too, a limit (README, "Findings", 6): task 2 gives
+ * way MAXDEFER times and then fails, task 3's deadline never having passed. */
 #define NT   3
 #define NTOP 1
 #define S    0

@@ -18,9 +18,10 @@ import Foundation
 // - A frame is *open* while its factory runs and *closed* once it returns. A closed frame is no
 //   build anyone can block: the path skips it (a `Task {}` that outlives its factory keeps only
 //   the open factories above it, which may still await it through a handle the factory returned).
-//   Parents are held weakly (an open frame is held by its task's binding), so closed frames are
-//   freed however long the tasks started in them run, and a chain of jobs each started by the
-//   last does not keep the earlier ones alive.
+//   A parent pushed by another task is held weakly (an open frame is held by its task's
+//   binding), so a chain of jobs each started by the last does not keep the earlier ones alive;
+//   a parent pushed by the same task is held strongly (bounded by the depth limit), so a task
+//   handed up through several returned factories still reaches the open one above them.
 // - Only a task's own frames count towards `Container.maximumResolutionDepth`: they are the
 //   factories nested in this task; inherited ones run in other tasks.
 // - A task is named by its address, which is never retained (the runtime owns task objects; a
@@ -33,8 +34,13 @@ final class AsyncFrame: @unchecked Sendable {
     let frame: ResolutionFrame
     /// The registration whose factory runs.
     let record: AsyncRecord
-    /// The frame this one was pushed under, while it lives (set once, in `init`).
-    private(set) weak var parent: AsyncFrame?
+    /// The frame this one was pushed under: held strongly when the same task pushed it (a task's
+    /// own nesting is bounded by the depth limit, and a `Task {}` whose handle is handed up
+    /// through several returned factories still reaches the open one above them), weakly when
+    /// another task did (so chains of tasks do not keep each other's frames alive).
+    var parent: AsyncFrame? { ownParent ?? otherParent }
+    private let ownParent: AsyncFrame?
+    private weak var otherParent: AsyncFrame?
     /// The address of the task that runs the factory (not retained; see above).
     let taskID: UInt
     /// The task's own frames on the path when this one was pushed, this one included.
@@ -89,7 +95,9 @@ final class AsyncFrame: @unchecked Sendable {
     init(frame: ResolutionFrame, record: AsyncRecord, parent: AsyncFrame?, taskID: UInt) {
         self.frame = frame
         self.record = record
-        self.parent = parent
+        let sameTask = parent?.isOwn(by: taskID) ?? false
+        ownParent = sameTask ? parent : nil
+        otherParent = sameTask ? nil : parent
         self.taskID = taskID
         // A task's own frames are pushed on top of the ones it inherited, and pop in order.
         depth = parent.map { $0.isOwn(by: taskID) ? $0.depth + 1 : 1 } ?? 1

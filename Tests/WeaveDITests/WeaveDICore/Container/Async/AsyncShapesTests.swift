@@ -38,6 +38,11 @@ private final class ShapeWarm: Sendable {
     init(ready: Task<Void, any Error>) { self.ready = ready }
 }
 private struct ShapeOffline: Error {}
+private final class HandleOuter: Sendable {}
+private final class HandleMiddle: Sendable {
+    let warm: ShapeWarm
+    init(warm: ShapeWarm) { self.warm = warm }
+}
 private final class ShapeLeaf: Sendable {
     let serial: Int
     init(serial: Int) { self.serial = serial }
@@ -594,6 +599,24 @@ struct AsyncShapesTests {
             return ShapeCache()
         }
         expectCycle(await failure { _ = try await container.resolveAsync(ShapeCache.self) }, through: ["ShapeCache"])
+    }
+
+    /// The same, with the handle handed up through two returned factories (one nested in the
+    /// other): the task still reaches the open factory above them.
+    @Test(.timeLimit(.minutes(1)))
+    func cycleThroughATaskHandedUpThroughTwoFactories() async {
+        let container = Container()
+        container.registerAsync(ShapeWarm.self) {
+            ShapeWarm(ready: Task { _ = try await container.resolveAsync(HandleOuter.self) })
+        }
+        container.registerAsync(HandleMiddle.self) {
+            HandleMiddle(warm: try await container.resolveAsync(ShapeWarm.self))
+        }
+        container.registerAsync(HandleOuter.self, scope: .singleton) {
+            try await container.resolveAsync(HandleMiddle.self).warm.ready.value
+            return HandleOuter()
+        }
+        expectCycle(await failure { _ = try await container.resolveAsync(HandleOuter.self) }, through: ["HandleOuter"])
     }
 
     /// A build whose warm-up `Task {}` outlived the deadline (a false cycle, the documented cost),
