@@ -51,7 +51,7 @@ package final class BuildTicket: @unchecked Sendable {
     var waiters: [ObjectIdentifier] = []
     /// The suspended tasks waiting for a task's ticket; guarded by the coordinator's mutex.
     var suspended: [SuspendedWait] = []
-    /// Set by ``BuildCoordinator/finish(_:failed:_:)`` when the job failed on a proven cycle
+    /// Set by ``BuildCoordinator/finish(_:failed:failureCarriesCycle:_:)`` when the job failed on a proven cycle
     /// (``provenCycle``): its waiters get the error instead of trying again. Guarded by the
     /// coordinator's mutex (and visible to a thread past the gate).
     var failure: DIError?
