@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "WeaveDIServiceLifecycle",
             dependencies: [
-                "WeaveDI",
+                "WeaveDI", "WeaveDICore", "WeaveDIDiagnostics",
                 .product(
                     name: "ServiceLifecycle", package: "swift-service-lifecycle",
                     condition: .when(traits: ["ServiceLifecycle"])),

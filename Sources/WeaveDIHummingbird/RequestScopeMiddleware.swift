@@ -13,7 +13,8 @@
     ///   request's: concurrent requests never share a request-scoped instance.
     /// - The instance is ended exactly once with `end(reason:)`, which awaits `dispose(reason:)` of
     ///   every `AsyncDisposable` it holds, newest first:
-    ///   - `.completed` after the response body has been written;
+    ///   - `.completed` after the response body has been written (for a HEAD request, whose body is
+    ///     never written, once the handler has returned);
     ///   - `.failed` when the handler throws (before Hummingbird writes the error response), or when
     ///     writing the body throws an error other than cancellation;
     ///   - `.cancelled` when the handler or the body write is cancelled (throws `CancellationError`
@@ -31,10 +32,17 @@
         public let bindsSharedContainer: Bool
 
         /// A middleware giving each request an instance of `scope` in `container`.
+        ///
+        /// It makes `scope` one that must be bound (``WeaveDI/Container/requireBinding(of:)``): a
+        /// registration of `scope` resolved outside any request (a health check, a `Task.detached`
+        /// in a handler) fails with ``WeaveDI/DIError/scopeNotBound(scope:type:)`` instead of
+        /// sharing one instance among all such resolutions. Resolve through
+        /// ``WeaveDIRequestContext/dependencies`` to reach the request's instance from any task.
         public init(container: Container = .shared, scope: Scope = .request, bindsSharedContainer: Bool = true) {
             self.container = container
             self.scope = scope
             self.bindsSharedContainer = bindsSharedContainer
+            container.requireBinding(of: scope)
         }
 
         public func handle(
@@ -52,6 +60,13 @@
             } catch {
                 await lifetime.end(reason: Self.reason(for: error))
                 throw error
+            }
+            if request.method == .head {
+                // Hummingbird answers HEAD from the GET route and drops the body this middleware
+                // would wrap (when the middleware sits under the router): nothing of it is
+                // written, so the request is complete once the handler has returned.
+                await lifetime.end(reason: Task.isCancelled ? .cancelled : .completed)
+                return response
             }
             let body = response.body
             response.body = ResponseBody(contentLength: body.contentLength) { [self] writer in

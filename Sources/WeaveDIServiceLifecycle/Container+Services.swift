@@ -1,23 +1,31 @@
 #if ServiceLifecycle
     import ServiceLifecycle
     public import WeaveDI
+    import WeaveDICore
 
-    /// A resolved singleton that is a `Service`, waiting to be ordered.
-    private struct ServiceCandidate {
-        let service: any Service
-        let typeName: String
+    /// A resolved singleton that is a `Service` or `AsyncDisposable`, waiting to be ordered.
+    struct SingletonCandidate {
+        let instance: Any
+        let type: Any.Type
         let name: String?
         var displayName: String
-        var sortKey: String { typeName + "\u{0}" + (name ?? "") }
+        var service: (any Service)? { instance as? any Service }
+        var sortKey: String { TypeNames.qualified(type) + "\u{0}" + (name ?? "") }
 
-        /// `resolved` as a candidate, or `nil` when it is not a `Service`.
+        /// `resolved` as a candidate, or `nil` when it is neither a `Service` nor `AsyncDisposable`.
         init?(_ resolved: Any, _ info: Container.RegistrationInfo) {
-            guard let service = resolved as? any Service else { return nil }
-            self.service = service
-            typeName = String(reflecting: info.type)
+            guard resolved is any Service || resolved is any AsyncDisposable else { return nil }
+            instance = resolved
+            type = info.type
             name = info.name
             displayName = info.displayName
         }
+    }
+
+    /// A singleton at its place in the teardown order, with the services it depends on.
+    struct OrderedSingleton {
+        let candidate: SingletonCandidate
+        let serviceDependencies: [String]
     }
 
     extension Container {
@@ -40,7 +48,14 @@
         public func servicesInDependencyOrder(graph: DependencyGraph? = nil) throws(ServiceOrderError)
             -> [RegisteredService]
         {
-            var candidates: [ServiceCandidate] = []
+            Self.services(in: try singletonsInDependencyOrder(graph: graph))
+        }
+
+        /// The singletons that are services or `AsyncDisposable`, resolved and ordered as
+        /// ``servicesInDependencyOrder(graph:)`` orders services: what a service group starts and
+        /// tears down, in one order.
+        func singletonsInDependencyOrder(graph: DependencyGraph?) throws(ServiceOrderError) -> [OrderedSingleton] {
+            var candidates: [SingletonCandidate] = []
             for info in registrations where info.scope == .singleton {
                 let resolved: Any
                 do {
@@ -48,9 +63,18 @@
                 } catch {
                     throw .unresolvable(registration: info.displayName, underlying: error as? DIError)
                 }
-                if let candidate = ServiceCandidate(resolved, info) { candidates.append(candidate) }
+                if let candidate = SingletonCandidate(resolved, info) { candidates.append(candidate) }
             }
             return try order(candidates, graph: graph ?? dependencyGraph())
+        }
+
+        static func services(in ordered: [OrderedSingleton]) -> [RegisteredService] {
+            ordered.compactMap { entry in
+                entry.candidate.service.map {
+                    RegisteredService(
+                        service: $0, name: entry.candidate.displayName, dependencies: entry.serviceDependencies)
+                }
+            }
         }
 
         /// ``servicesInDependencyOrder(graph:)`` for a container with async singletons
@@ -65,7 +89,14 @@
         public func servicesInDependencyOrderAsync(graph: DependencyGraph? = nil) async throws(ServiceOrderError)
             -> [RegisteredService]
         {
-            var candidates: [ServiceCandidate] = []
+            Self.services(in: try await singletonsInDependencyOrderAsync(graph: graph))
+        }
+
+        /// ``singletonsInDependencyOrder(graph:)``, resolving with `await`.
+        func singletonsInDependencyOrderAsync(graph: DependencyGraph?) async throws(ServiceOrderError)
+            -> [OrderedSingleton]
+        {
+            var candidates: [SingletonCandidate] = []
             for info in registrations where info.scope == .singleton {
                 let resolved: Any
                 do {
@@ -73,24 +104,29 @@
                 } catch {
                     throw .unresolvable(registration: info.displayName, underlying: error as? DIError)
                 }
-                if let candidate = ServiceCandidate(resolved, info) { candidates.append(candidate) }
+                if let candidate = SingletonCandidate(resolved, info) { candidates.append(candidate) }
             }
             return try order(candidates, graph: graph ?? dependencyGraph())
         }
 
-        /// Orders resolved service singletons by `graph` (see ``servicesInDependencyOrder(graph:)``).
-        private func order(_ candidates: [ServiceCandidate], graph: DependencyGraph) throws(ServiceOrderError)
-            -> [RegisteredService]
+        /// Orders resolved singletons by `graph` (see ``servicesInDependencyOrder(graph:)``).
+        /// Candidates are matched to graph nodes by registration key when the graph carries keys
+        /// (a graph WeaveDI built), by the qualified type name and name otherwise (a decoded one).
+        private func order(_ candidates: [SingletonCandidate], graph: DependencyGraph) throws(ServiceOrderError)
+            -> [OrderedSingleton]
         {
             var candidates = candidates
 
             // Graph node of each candidate, and reachability between candidates.
-            let nodes: [DependencyGraph.Node?] = candidates.map { candidate in
-                graph.nodes.first { $0.typeName == candidate.typeName && $0.name == candidate.name }
+            let nodeByKey = Dictionary(graph.nodeKeys.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            let nodeIDs: [String?] = candidates.map { candidate in
+                if !nodeByKey.isEmpty { return nodeByKey[RegistryKey(anyType: candidate.type, name: candidate.name)] }
+                let typeName = TypeNames.qualified(candidate.type)
+                return graph.nodes.first { $0.typeName == typeName && $0.name == candidate.name }?.id
             }
-            let nodeIDs = nodes.map { $0?.id }
-            for (index, node) in nodes.enumerated() {
-                if let node { candidates[index].displayName = node.label }
+            let labels = Dictionary(graph.nodes.map { ($0.id, $0.label) }, uniquingKeysWith: { first, _ in first })
+            for (index, id) in nodeIDs.enumerated() {
+                if let id, let label = labels[id] { candidates[index].displayName = label }
             }
             var successors: [String: [String]] = [:]
             for edge in graph.edges { successors[edge.from, default: []].append(edge.to) }
@@ -123,19 +159,17 @@
                 remaining.remove(next)
             }
 
-            var result: [RegisteredService] = []
+            var result: [OrderedSingleton] = []
             var seenObjects: Set<ObjectIdentifier> = []
             for index in order {
                 let candidate = candidates[index]
-                if type(of: candidate.service) is AnyClass {
-                    let object = candidate.service as AnyObject
+                if type(of: candidate.instance) is AnyClass {
+                    let object = candidate.instance as AnyObject
                     guard seenObjects.insert(ObjectIdentifier(object)).inserted else { continue }
                 }
-                let dependencies = dependsOn[index].map { candidates[$0].displayName }.sorted()
-                result.append(
-                    RegisteredService(
-                        service: candidate.service, name: candidate.displayName,
-                        dependencies: dependencies))
+                let dependencies = dependsOn[index].filter { candidates[$0].service != nil }
+                    .map { candidates[$0].displayName }.sorted()
+                result.append(OrderedSingleton(candidate: candidate, serviceDependencies: dependencies))
             }
             return result
         }

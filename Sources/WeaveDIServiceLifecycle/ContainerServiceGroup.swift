@@ -4,18 +4,22 @@
     public import UnixSignals
     public import WeaveDI
 
-    /// A `ServiceGroup` of a container's singleton services, in dependency order, that disposes the
-    /// container's other singletons once the group has stopped.
+    /// A `ServiceGroup` of a container's singleton services, in dependency order, that tears down
+    /// everything the container built in one order: the reverse of the dependency graph.
     ///
     /// - Start: each service's `run()` is entered only after the `run()` of every service it depends on
     ///   (``WeaveDI/Container/servicesInDependencyOrder(graph:)``), then `additionalServices` in the
     ///   order given (an HTTP server, which uses everything, comes last).
-    /// - Shutdown: on a graceful shutdown signal or ``triggerGracefulShutdown()``, the group shuts the
-    ///   services down in reverse order, one after the other, each after the one started after it
-    ///   has returned from `run()` (the `ServiceGroup` contract).
-    /// - Disposal: once the group has stopped (returned or thrown), every built singleton that is
-    ///   `AsyncDisposable` and not a `Service` is disposed with reason `.shutdown`, newest first
-    ///   (``WeaveDI/Container/disposeSingletons(where:)``).
+    /// - Teardown: on a graceful shutdown signal or ``triggerGracefulShutdown()``, the additional
+    ///   services stop, then the container's singletons that are services or `AsyncDisposable` are
+    ///   torn down one after the other, dependents first: a service stops (returns from `run()`)
+    ///   and a disposable is disposed with reason `.shutdown`, each only after everything that
+    ///   depends on it. A cache built from a database service is flushed before the database
+    ///   stops; a service using a connection pool stops before the pool is closed.
+    /// - Leftovers: once the group has stopped (returned or thrown, also when it was cancelled and
+    ///   so could not keep the order), every built singleton that is `AsyncDisposable`, not a
+    ///   `Service` and not yet disposed is disposed with reason `.shutdown`, newest first
+    ///   (``WeaveDI/Container/disposeSingletons(where:)``). Each object is disposed at most once.
     public struct ContainerServiceGroup: Sendable {
         /// The container's services, dependencies first.
         public let services: [RegisteredService]
@@ -52,7 +56,7 @@
             logger: Logger
         ) throws(ServiceOrderError) {
             self.init(
-                ordered: try container.servicesInDependencyOrder(graph: graph), container: container,
+                ordered: try container.singletonsInDependencyOrder(graph: graph), container: container,
                 additionalServices: additionalServices, gracefulShutdownSignals: gracefulShutdownSignals,
                 logger: logger)
         }
@@ -73,24 +77,34 @@
             logger: Logger
         ) async throws(ServiceOrderError) -> ContainerServiceGroup {
             ContainerServiceGroup(
-                ordered: try await container.servicesInDependencyOrderAsync(graph: graph),
+                ordered: try await container.singletonsInDependencyOrderAsync(graph: graph),
                 container: container, additionalServices: additionalServices,
                 gracefulShutdownSignals: gracefulShutdownSignals, logger: logger)
         }
 
         private init(
-            ordered: [RegisteredService],
+            ordered: [OrderedSingleton],
             container: Container,
             additionalServices: [any Service],
             gracefulShutdownSignals: [UnixSignal],
             logger: Logger
         ) {
-            self.services = ordered
+            self.services = Container.services(in: ordered)
             self.container = container
-            let all: [(service: any Service, name: String)] =
-                ordered.map { ($0.service, $0.name) }
-                + additionalServices.map { ($0, "\(type(of: $0))") }
-            let configurations = OrderedStart.chain(all, log: startLog).map {
+            // A disposable that is not a service takes a place in the group too: the group shuts
+            // its members down in reverse order, so it is disposed at its place in the graph.
+            var members: [(service: any Service, name: String, isService: Bool)] = []
+            for entry in ordered {
+                if let service = entry.candidate.service {
+                    members.append((service, entry.candidate.displayName, true))
+                } else {
+                    let disposal = SingletonDisposal(
+                        container: container, type: entry.candidate.type, name: entry.candidate.name)
+                    members.append((disposal, "dispose \(entry.candidate.displayName)", false))
+                }
+            }
+            for service in additionalServices { members.append((service, "\(type(of: service))", true)) }
+            let configurations = OrderedStart.chain(members, log: startLog).map {
                 ServiceGroupConfiguration.ServiceConfiguration(
                     service: $0,
                     successTerminationBehavior: .gracefullyShutdownGroup,

@@ -1,6 +1,7 @@
 #if ServiceLifecycle
     import Foundation
     import ServiceLifecycle
+    import WeaveDI
 
     /// The names of the services whose `run()` was called, in the order it was called.
     final class StartLog: @unchecked Sendable {
@@ -35,6 +36,8 @@
         let started: AsyncStream<Void>.Continuation
         /// Where the call of the service's `run()` is recorded, before the next service may start.
         let log: StartLog
+        /// Whether the start is recorded in `log` (a singleton's disposal is not a service).
+        let isService: Bool
 
         var description: String { name }
 
@@ -43,23 +46,46 @@
                 for await _ in previousStarted {} // returns at once when the task is cancelled
                 try Task.checkCancellation()
             }
-            log.record(name)
+            if isService { log.record(name) }
             started.finish()
             try await service.run()
         }
 
         /// Wraps `services`, in this order, so each enters `run()` after the one before it has.
-        static func chain(_ services: [(service: any Service, name: String)], log: StartLog) -> [OrderedStart] {
+        static func chain(
+            _ services: [(service: any Service, name: String, isService: Bool)], log: StartLog
+        ) -> [OrderedStart] {
             var previous: AsyncStream<Void>?
             var wrapped: [OrderedStart] = []
-            for (service, name) in services {
+            for (service, name, isService) in services {
                 let (stream, continuation) = AsyncStream<Void>.makeStream()
                 wrapped.append(
                     OrderedStart(
-                        service: service, name: name, previousStarted: previous, started: continuation, log: log))
+                        service: service, name: name, previousStarted: previous, started: continuation, log: log,
+                        isService: isService))
                 previous = stream
             }
             return wrapped
+        }
+    }
+
+    /// A place in a service group for a singleton that is `AsyncDisposable` and not a service: it
+    /// runs until the group shuts down gracefully, then disposes the singleton (after everything
+    /// started after it, which is everything that depends on it, has stopped). When the group is
+    /// cancelled instead, the order is lost: it disposes nothing and leaves the singleton to the
+    /// group's final ``WeaveDI/Container/disposeSingletons(where:)``.
+    struct SingletonDisposal: Service {
+        let container: Container
+        let type: Any.Type
+        let name: String?
+
+        func run() async throws {
+            do {
+                try await gracefulShutdown()
+            } catch {
+                return
+            }
+            await container.disposeSingleton(type, name: name)
         }
     }
 #endif

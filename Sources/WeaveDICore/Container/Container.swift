@@ -37,6 +37,8 @@ public final class Container: @unchecked Sendable {
     /// resolutions (root containers only).
     let autoRegistration = Locked<AutoRegistrationControl>(AutoRegistrationControl())
     let scopes = ScopeStorage()
+    /// The singletons ``disposeSingletons(where:)`` disposed, by object.
+    let disposedSingletons = DisposedObjects()
     package let graph = DependencyGraphRecorder()
     package let statisticsStore = StatisticsStore()
     /// Set on a validation sandbox: failures go here instead of to the app's hooks and log.

@@ -12,6 +12,9 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     case factoryFailed(Any.Type, name: String? = nil, underlying: any Error)
     /// A custom-scope instance was used after ``ScopeInstance/end()``.
     case scopeEnded(scope: String, type: Any.Type)
+    /// `type` lives in a scope that must be bound (``Container/requireBinding(of:)``, which a
+    /// request-scope middleware calls), and no instance of it is bound where it was resolved.
+    case scopeNotBound(scope: String, type: Any.Type)
     /// The type was registered twice under the same name while duplicates are rejected
     /// (see ``Container/duplicatePolicy``).
     case duplicateRegistration(Any.Type, name: String? = nil, first: RegistrationSite, second: RegistrationSite)
@@ -78,6 +81,9 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         case .scopeEnded(let scope, let type):
             return
                 "Scope '\(scope)' has ended; \(TypeNames.qualified(type)) cannot be resolved in it. Begin a new scope instance."
+        case .scopeNotBound(let scope, let type):
+            return
+                "\(TypeNames.qualified(type)) lives in scope '\(scope)', and no instance of that scope is bound here (it is bound only in the task that serves it and the tasks that task creates: not in a Task.detached, a health check or anything outside a request). Resolve it inside `container.withScope(...)`, or through the request's `context.dependencies`, which binds the request's instance in any task."
         case .duplicateRegistration(let type, let name, let first, let second):
             return
                 "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
@@ -102,7 +108,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             .duplicateRegistration(let type, let name, _, _), .asyncResolutionRequired(let type, let name):
             return ResolutionFrame.displayName(type, name)
         case .circularDependency(let path), .resolutionTooDeep(let path, _): return path.first ?? "?"
-        case .scopeEnded(_, let type): return TypeNames.qualified(type)
+        case .scopeEnded(_, let type), .scopeNotBound(_, let type): return TypeNames.qualified(type)
         }
     }
 }
@@ -125,6 +131,8 @@ extension DIError {
             return a == b
         case (.factoryFailed(let a, let aName, _), .factoryFailed(let b, let bName, _)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+        case (.scopeNotBound(let aScope, let a), .scopeNotBound(let bScope, let b)):
+            return aScope == bScope && ObjectIdentifier(a) == ObjectIdentifier(b)
         case (.scopeEnded(let aScope, let a), .scopeEnded(let bScope, let b)):
             return aScope == bScope && ObjectIdentifier(a) == ObjectIdentifier(b)
         case (

@@ -11,8 +11,32 @@ extension Container {
         scopes.end(scope)
     }
 
+    /// Makes `scope` exist only where a task binds an instance of it: from now on, resolving a
+    /// registration of `scope` through this container, its ancestors or their children with no
+    /// bound instance that applies fails with ``DIError/scopeNotBound(scope:type:)`` instead of
+    /// using the container's current instance (which would be shared by every such resolution
+    /// until ``endScope(_:)``). The current instances of `scope` in this container and its
+    /// ancestors are ended.
+    ///
+    /// A server's request-scope middleware calls it, so a request-scoped unit of work resolved
+    /// outside any request (a health check, a `Task.detached` in a handler) is an error that says
+    /// what to do, never one instance shared by all of them.
+    public func requireBinding(of scope: Scope) {
+        var container: Container? = self
+        while let current = container {
+            current.scopes.requireBinding(of: scope)
+            container = current.parent
+        }
+    }
+
     /// Runs `operation` in a fresh instance of `scope`, ended (its instances released) when it
     /// returns or throws. Concurrent calls get separate instances: one per request on a server.
+    ///
+    /// This form cannot await the disposal of `AsyncDisposable` instances, so it disposes none.
+    /// In async code the async form is chosen even for a closure that does not `await` (this
+    /// one is the disfavored overload), so `await container.withScope(.request) { … }` always
+    /// disposes.
+    @_disfavoredOverload
     @discardableResult
     public func withScope<R>(_ scope: Scope, operation: () throws -> R) rethrows -> R {
         let instance = beginScope(scope)
@@ -48,10 +72,7 @@ extension Container {
     /// Runs `operation` with `instance` as this container's current instance of its scope.
     @discardableResult
     public func withScope<R>(_ instance: ScopeInstance, operation: () throws -> R) rethrows -> R {
-        var bound = ScopeBinding.bound
-        bound[ScopeBinding.Key(container: identity, scope: instance.scope.customName ?? instance.scope.description)] =
-            instance
-        return try ScopeBinding.$bound.withValue(bound, operation: operation)
+        try ScopeBinding.$bound.withValue(ScopeBinding.adding(instance, on: self), operation: operation)
     }
 
     /// Runs `operation` with `instance` as this container's current instance of its scope.
@@ -61,9 +82,7 @@ extension Container {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        var bound = ScopeBinding.bound
-        bound[ScopeBinding.Key(container: identity, scope: instance.scope.customName ?? instance.scope.description)] =
-            instance
-        return try await ScopeBinding.$bound.withValue(bound, operation: operation, isolation: isolation)
+        try await ScopeBinding.$bound.withValue(
+            ScopeBinding.adding(instance, on: self), operation: operation, isolation: isolation)
     }
 }

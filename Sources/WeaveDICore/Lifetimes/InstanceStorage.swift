@@ -33,6 +33,10 @@ final class InstanceCell: InstanceStorage {
     @exclusivity(unchecked) @usableFromInline var ticket: BuildTicket?
     /// Set when the scope instance ends: a build still running then keeps nothing here.
     @exclusivity(unchecked) @usableFromInline var isAbandoned = false
+    /// Set (under the scope instance's lock) when the scope instance holding this cell ended with
+    /// ``ScopeInstance/end(reason:)`` while the cell was current or being built: a build
+    /// finishing afterwards disposes its instance (``unkeptDisposal(of:)``).
+    @exclusivity(unchecked) var endedScope: (ScopeInstance, DisposalReason)?
     /// When the instance was stored (``InstanceCreationOrder``).
     @exclusivity(unchecked) var creationOrder: UInt64 = 0
     /// Whether ``Container/disposeSingletons(where:)`` disposed the instance (an async

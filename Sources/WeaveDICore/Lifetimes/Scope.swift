@@ -38,6 +38,9 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The name scope instances and bindings are keyed by: the custom name, else the description.
+    var name: String { customName ?? description }
+
     public var description: String {
         switch kind {
         case .transient: return "transient"

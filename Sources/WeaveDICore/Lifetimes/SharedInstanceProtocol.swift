@@ -36,15 +36,20 @@ extension InstanceStorage {
     }
 
     /// Ends the build `ticket` stands for with its instance: keeps `value` (unless the storage was
-    /// abandoned meanwhile), then releases the waiters.
-    @usableFromInline
-    func finishBuild<T>(_ ticket: BuildTicket, lock: WordLock, storing value: T) {
+    /// abandoned meanwhile), then releases the waiters. Returns whether `value` was kept.
+    @usableFromInline @discardableResult
+    func finishBuild<T>(_ ticket: BuildTicket, lock: WordLock, storing value: T) -> Bool {
+        var kept = false
         BuildCoordinator.shared.finish(ticket) {
             lock.lock()
-            if !isAbandoned { store(value) }
+            if !isAbandoned {
+                store(value)
+                kept = true
+            }
             self.ticket = nil
             lock.unlock()
         }
+        return kept
     }
 
     /// Ends the build `ticket` stands for after its factory failed: keeps nothing, then releases

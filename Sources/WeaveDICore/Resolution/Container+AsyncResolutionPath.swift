@@ -96,7 +96,10 @@ extension Container {
             let frame = AsyncFrame(
                 frame: ResolutionFrame(key: key, type: T.self, container: identity), record: record,
                 parent: AsyncResolutionPath.openTop, taskID: taskID)
-            return try await runAsyncFactory(record, key: key, frame: frame)
+            var elapsed: Double?
+            let value: T = try await runAsyncFactory(record, key: key, frame: frame, elapsed: &elapsed)
+            if let elapsed { await reportAsyncDuration(elapsed, key: key, type: T.self) }
+            return value
         }
     }
 
@@ -151,13 +154,21 @@ extension Container {
             break
         }
         let value: T
+        var elapsed: Double?
         do {
-            value = try await runAsyncFactory(record, key: key, frame: frame!)
+            value = try await runAsyncFactory(record, key: key, frame: frame!, elapsed: &elapsed)
         } catch {
             storage.failBuild(ticket, lock: lock, failure: error)
             throw error
         }
-        storage.finishBuild(ticket, lock: lock, storing: value)
+        let kept = storage.finishBuild(ticket, lock: lock, storing: value)
+        // Hooks run once the instance is stored: a hook that resolves the type gets it.
+        if let elapsed { await reportAsyncDuration(elapsed, key: key, type: T.self) }
+        if !kept, let cell = storage as? InstanceCell, let unkept = cell.unkeptDisposal(of: value) {
+            // Its scope instance ended while it was built: dispose it, never hand it out.
+            if let disposable = unkept.disposable { await ScopeInstance.dispose([disposable], reason: unkept.reason) }
+            throw unkept.error
+        }
         return value
     }
 
@@ -251,9 +262,12 @@ extension Container {
     }
 
     /// Runs an async factory with `frame` on the task's path, and closes the frame when the factory
-    /// returns; times it when resolutions are timed, and reports the time once the frame is closed.
+    /// returns; when resolutions are timed, sets `elapsed` for the caller to report once the
+    /// instance is stored (hooks see it).
     @inline(__always)
-    func runAsyncFactory<T>(_ record: AsyncRecord, key: RegistryKey, frame: AsyncFrame) async throws -> T {
+    func runAsyncFactory<T>(
+        _ record: AsyncRecord, key: RegistryKey, frame: AsyncFrame, elapsed: inout Double?
+    ) async throws -> T {
         if recordsGraph, let parent = frame.parent { graph.record(from: parent.frame, to: key, type: T.self) }
         let factory = record.asyncFactory.typed(as: T.self)
         let timed = timingFlag.load(ordering: .relaxed)
@@ -265,7 +279,7 @@ extension Container {
                 defer { frame.close() }
                 return try await factory()
             }
-            if timed { await reportAsyncDuration(monotonicSeconds() - start, key: key, type: T.self) }
+            if timed { elapsed = monotonicSeconds() - start }
             return value
         } catch let error as DIError {
             // A nested resolution's failure keeps its own detail. If a nested `resolveAsync` in

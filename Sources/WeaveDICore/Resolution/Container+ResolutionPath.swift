@@ -294,10 +294,24 @@ extension Container {
             if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
             throw error
         }
-        storage.finishBuild(ticket, lock: lock, storing: value)
+        let kept = storage.finishBuild(ticket, lock: lock, storing: value)
         // Hooks and logs run now: the frame is popped and the instance stored.
         if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
+        if !kept { try disposeUnkept(value, in: storage) }
         return value
+    }
+
+    /// After a build that kept nothing because its scope instance ended with `end(reason:)`:
+    /// an `AsyncDisposable` instance is disposed (in a new task: this thread cannot wait for
+    /// it) and the resolution fails with `scopeEnded` instead of handing it out.
+    @usableFromInline
+    func disposeUnkept<T>(_ value: T, in storage: some InstanceStorage) throws(DIError) {
+        guard let cell = storage as? InstanceCell, let unkept = cell.unkeptDisposal(of: value) else { return }
+        if let disposable = unkept.disposable {
+            let reason = unkept.reason
+            Task { await disposable.dispose(reason: reason) }
+        }
+        throw unkept.error
     }
 
     /// Resolves a custom-scope registration in the scope instance that applies: the one bound
@@ -331,30 +345,31 @@ extension Container {
         }
     }
 
-    /// The scope instance a resolution of `record` uses now. `previous` is one found ended: a
-    /// bound instance that ended fails the resolution; the container's own current instance is
-    /// replaced by a new one (`endScope` promises the next resolution a new instance).
+    /// The scope instance a resolution of `record` through `requester` uses now (the rule is
+    /// ``ScopeBinding/instance(of:for:in:)``'s; with no binding that applies, this container's
+    /// current instance). `previous` is one found ended: a bound instance that ended fails the
+    /// resolution; the container's own current instance is replaced by a new one (`endScope`
+    /// promises the next resolution a new instance).
     @usableFromInline
     func scopeInstance(for record: some ScopedRegistration, requester: Container, previous: ScopeInstance?)
         throws(DIError) -> ScopeInstance
     {
         let scope = record.scope
-        let name = scope.customName ?? scope.description
-        let bound = ScopeBinding.bound
-        if !bound.isEmpty {
-            var container: Container? = requester
-            while let current = container {
-                if let instance = bound[ScopeBinding.Key(container: current.identity, scope: name)] {
-                    if instance === previous {
-                        throw DIError.scopeEnded(scope: scope.customName ?? scope.description, type: record.type)
-                    }
-                    ConcurrencyProbe.reach(.scopeInstanceChosen, scope: name)
-                    return instance
-                }
-                container = current.parent
-            }
+        let name = scope.name
+        let bindings = ScopeBinding.bound
+        if !bindings.isEmpty, let instance = ScopeBinding.instance(of: name, for: requester, in: bindings) {
+            if instance === previous { throw DIError.scopeEnded(scope: name, type: record.type) }
+            ConcurrencyProbe.reach(.scopeInstanceChosen, scope: name)
+            return instance
         }
         ConcurrencyProbe.reach(.scopeInstanceChosen, scope: name)
+        var container: Container? = self
+        while let current = container {
+            if current.scopes.requiresBinding(of: name) {
+                throw DIError.scopeNotBound(scope: name, type: record.type)
+            }
+            container = current.parent
+        }
         return scopes.instance(for: scope)
     }
 

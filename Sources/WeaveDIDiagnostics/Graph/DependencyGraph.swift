@@ -16,6 +16,23 @@ public struct DependencyGraph: Sendable, Hashable, Codable, CustomStringConverti
     public let nodes: [Node]
     /// Every edge, ordered by dependent, then dependency.
     public let edges: [Edge]
+    /// The registration key of each node (by ``Node/id``) of a graph WeaveDI built, so that code
+    /// ordering by the graph matches registrations by identity, never by printed type names
+    /// (which two private types can share). Not encoded and not compared: a decoded graph has none.
+    package private(set) var nodeKeys: [String: RegistryKey] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case nodes, edges
+    }
+
+    public static func == (lhs: DependencyGraph, rhs: DependencyGraph) -> Bool {
+        lhs.nodes == rhs.nodes && lhs.edges == rhs.edges
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(nodes)
+        hasher.combine(edges)
+    }
 
     /// A graph of the given nodes and edges (edges name nodes by ``Node/id``).
     public init(nodes: [Node], edges: [Edge]) {
@@ -111,6 +128,7 @@ extension DependencyGraph {
             )
         }
         self.init(nodes: nodes, edges: edges)
+        nodeKeys = Dictionary(uniqueKeysWithValues: ids.map { ($1, $0) })
     }
 
     static func label(_ type: String, _ name: String?) -> String {

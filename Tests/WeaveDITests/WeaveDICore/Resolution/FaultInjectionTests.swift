@@ -135,6 +135,7 @@ struct FaultInjectionTests {
             case .circularDependency: kinds.insert("cycle")
             case .factoryFailed: kinds.insert("factory")
             case .scopeEnded: kinds.insert("scope")
+            case .scopeNotBound: kinds.insert("unbound")
             case .duplicateRegistration: kinds.insert("duplicate")
             case .resolutionTooDeep: kinds.insert("too deep")
             case .asyncResolutionRequired: kinds.insert("async")
