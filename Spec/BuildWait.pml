@@ -97,7 +97,10 @@
  *       at the store, builds[c] <= 1); a factory runs at most once per cell unless a build of
  *       that cell failed (a retry); every thread that returns a value for cell c returns the
  *       same build (got[c]) -- also for an abandoned cell, whose builder alone gets its
- *       (unstored) instance.
+ *       (unstored) instance. (When the scope instance ended with `end(reason:)` and that
+ *       instance is AsyncDisposable, the builder disposes it and fails with scopeEnded instead:
+ *       a step after `finish`, on the builder's own path, which changes no wait and so is not
+ *       modelled here.)
  *   P4  (ASYNC) Every suspended wait is resumed exactly once -- by `finish` or by its
  *       cancellation, never both (`resumes[t] == 1` at each resume) -- and no waiter stays
  *       suspended (P2). A cancelled waiter fails; the build goes on for the others (P1 (c)
