@@ -59,7 +59,8 @@ struct SeedDevelopmentServiceFactory: SeedServiceFactory {
 }
 enum AppDependencySetup {
     static func configure(isProduction: Bool) {
-        let factory: SeedServiceFactory = isProduction ? SeedProductionServiceFactory() : SeedDevelopmentServiceFactory()
+        let factory: SeedServiceFactory =
+            isProduction ? SeedProductionServiceFactory() : SeedDevelopmentServiceFactory()
         DI.registerMany {
             Registration(SeedServiceFactory.self) { factory }
             Registration(SeedNetworkService.self) { factory.createNetworkService() }
