@@ -1,4 +1,5 @@
 // What WeaveDI says when it is misused: every failure names the type and what to do.
+import Foundation
 import WeaveDI
 
 // snippet.hide
@@ -111,6 +112,24 @@ do {
 } catch {
     print(error)
 }
+// snippet.end
+
+// snippet.deepChain
+final class Step: Sendable {
+    let next: Step?
+    init(_ next: Step?) { self.next = next }
+}
+let steps = WeaveDI.Container()
+for level in 0..<3000 {
+    steps.register("step\(level)", Step.self) {
+        Step(level < 2999 ? try steps.resolveOrThrow("step\(level + 1)", Step.self) : nil)
+    }
+}
+let smallThread = Thread {
+    do { _ = try steps.resolveOrThrow("step0", Step.self) } catch { print(error) }
+}
+smallThread.stackSize = 512 << 10 // a secondary thread's default on Apple platforms
+smallThread.start()
 // snippet.end
 
 // snippet.moduleTwice

@@ -15,6 +15,10 @@ final class OrderService: Sendable {
     init(users: UserService) { self.users = users }
 }
 final class RequestContext: Sendable {}
+final class Step: Sendable {
+    let next: Step?
+    init(_ next: Step?) { self.next = next }
+}
 protocol Logger: Sendable {}
 struct PrintLogger: Logger {}
 final class CheckoutViewModel {
@@ -156,6 +160,31 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
                 try container.withScope(request) { try container.resolveOrThrow(RequestContext.self) }
             })
         #expect(Article.matches("Scope used after it ended", "\(error)"))
+    }
+
+    /// The stack guard's message, with its numbers (which depend on the build) set aside.
+    @Test func deepChain() throws {
+        let steps = WeaveDI.Container()
+        for level in 0..<3000 {
+            steps.register("step\(level)", Step.self) {
+                Step(level < 2999 ? try steps.resolveOrThrow("step\(level + 1)", Step.self) : nil)
+            }
+        }
+        let printed = Heard()
+        let done = DispatchSemaphore(value: 0)
+        let smallThread = Thread {
+            do { _ = try steps.resolveOrThrow("step0", Step.self) } catch { printed.set("\(error)") }
+            done.signal()
+        }
+        smallThread.stackSize = 512 << 10
+        smallThread.start()
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        let documented = try #require(Article.message("Deep chains"))
+        let withoutNumbers = { (text: String) in
+            Article.normalized(text)
+                .replacingOccurrences(of: #"\d+ (factories|KB)"#, with: "N $1", options: .regularExpression)
+        }
+        #expect(withoutNumbers(documented) == withoutNumbers(try #require(printed.value)))
     }
 
     @Test func moduleRegisteredTwice() async throws {

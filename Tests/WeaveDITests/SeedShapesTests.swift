@@ -43,6 +43,46 @@ extension UnifiedDI {
     }
 }
 
+// The Practical Usage guide's setup extensions and factory pattern, written with the `DI` name of
+// the facade ("Choose either UnifiedDI or DI and use consistently").
+protocol SeedServiceFactory: Sendable {
+    func createNetworkService() -> any SeedNetworkService
+}
+protocol SeedNetworkService: Sendable { var kind: String { get } }
+struct SeedHTTPNetworkService: SeedNetworkService { let kind = "http" }
+struct SeedMockNetworkService: SeedNetworkService { let kind = "mock" }
+struct SeedProductionServiceFactory: SeedServiceFactory {
+    func createNetworkService() -> any SeedNetworkService { SeedHTTPNetworkService() }
+}
+struct SeedDevelopmentServiceFactory: SeedServiceFactory {
+    func createNetworkService() -> any SeedNetworkService { SeedMockNetworkService() }
+}
+enum AppDependencySetup {
+    static func configure(isProduction: Bool) {
+        let factory: SeedServiceFactory =
+            isProduction ? SeedProductionServiceFactory() : SeedDevelopmentServiceFactory()
+        DI.registerMany {
+            Registration(SeedServiceFactory.self) { factory }
+            Registration(SeedNetworkService.self) { factory.createNetworkService() }
+        }
+    }
+}
+final class SeedStateMonitor: Sendable {}
+final class SeedObservableService: Sendable {
+    let observer: SeedStateMonitor
+    init(observer: SeedStateMonitor) { self.observer = observer }
+}
+extension DI {
+    static func setupObservableServices() {
+        let stateMonitor = SeedStateMonitor()
+        registerMany {
+            Registration(SeedStateMonitor.self) { stateMonitor }
+            Registration(SeedObservableService.self) { SeedObservableService(observer: stateMonitor) }
+        }
+    }
+}
+final class SeedExpensiveService: Sendable {}
+
 // The Module Factory guide: critical services checked through `[Any.Type]`.
 enum InitializationError: LocalizedError {
     case criticalServiceMissing(String)
@@ -78,6 +118,28 @@ struct SeedShapesTests {
             #expect(UnifiedDI.resolve(UUID.self) != UnifiedDI.resolve(UUID.self))
             UnifiedDI.registerScoped(UUID.self, scope: .session) { UUID() }
             #expect(UnifiedDI.resolve(UUID.self) == UnifiedDI.resolve(UUID.self))
+        }
+    }
+
+    @Test func diFacadeShapesFromSeed004() async {
+        await Container.withShared(Container()) {
+            await DI.releaseAll()
+            AppDependencySetup.configure(isProduction: false)
+            #expect(DI.resolve(SeedNetworkService.self)?.kind == "mock")
+            DI.setupObservableServices()
+            let service: SeedObservableService = DI.requireResolve(SeedObservableService.self)
+            // Same storage: the monitor DI registered is the one UnifiedDI resolves.
+            #expect(service.observer === UnifiedDI.resolve(SeedStateMonitor.self))
+            DI.register(SeedExpensiveService.self) {
+                // Defer creation until actually resolved
+                SeedExpensiveService()
+            }
+            #expect(DI.resolveWithTracking(SeedExpensiveService.self) != nil)
+            // The guide's `registerScoped` extension of UnifiedDI, called through DI.
+            DI.registerScoped(UUID.self, scope: .request) { UUID() }
+            #expect(DI.resolve(UUID.self) != UnifiedDI.resolve(UUID.self))
+            await UnifiedDI.releaseAll()
+            #expect(DI.resolve(SeedNetworkService.self) == nil)
         }
     }
 

@@ -3,8 +3,8 @@ import WeaveDICore
 
 /// The shared container behind a static, one-line API.
 ///
-/// Every call goes to `WeaveDI.Container.shared`. `DI` names the same type; pick one spelling per
-/// codebase.
+/// Every call goes to `WeaveDI.Container.shared`. ``DI`` is another name for this same type (the
+/// same storage, the same behaviour); pick one spelling per codebase.
 ///
 /// ```swift
 /// UnifiedDI.register(UserRepository.self) { UserRepositoryImpl() }
@@ -206,3 +206,16 @@ public enum UnifiedDI {
         MemoryPressureHooks.shared.source
     }
 }
+
+/// Another name for ``UnifiedDI``: the same type, so `DI.register` and `UnifiedDI.resolve` reach the
+/// same registrations in `WeaveDI.Container.shared`, and an `extension DI` extends ``UnifiedDI``.
+///
+/// The guides offer both spellings; pick one per codebase. In a project with a module named `DI`,
+/// unqualified `DI` still names this facade; where a module-qualified name is needed, write
+/// `WeaveDI.DI` (see <doc:MultiModuleProjects>).
+///
+/// ```swift
+/// DI.register(UserRepository.self) { UserRepositoryImpl() }
+/// let repository = DI.resolve(UserRepository.self)
+/// ```
+public typealias DI = UnifiedDI

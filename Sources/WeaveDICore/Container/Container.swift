@@ -150,19 +150,41 @@ public final class Container: @unchecked Sendable {
 
     // MARK: Depth
 
-    /// How many factories may run nested on one thread (a factory resolving something whose
-    /// factory resolves something, …) before a resolution fails with
-    /// ``DIError/resolutionTooDeep(path:limit:)`` instead of overflowing the thread's stack.
+    /// An extra limit on how many synchronous factories may run nested on one thread (a factory
+    /// resolving something whose factory resolves something, …), beyond which a resolution fails
+    /// with ``DIError/resolutionTooDeep(path:depth:limit:)``; process-wide.
     ///
-    /// 64 by default: each level takes about 5.8 KB of stack in a debug build (measured on Linux
-    /// x86_64, a chain of named transient registrations), so 64 levels take about 370 KB and fit
-    /// the 512 KB stack of a secondary thread on Apple platforms with room for the thread's own
-    /// frames. Release builds take far less per level. Raise it for a graph that really is deeper
-    /// and threads with larger stacks; process-wide.
+    /// `Int.max` by default: no count limit. What stops a runaway chain of synchronous factories
+    /// is the thread's stack itself: before each nested factory, WeaveDI compares the stack left
+    /// on the current thread with what the next level could need (a reserve of 64 KB for
+    /// reporting the failure, plus four levels of the size the chain's levels took so far), and
+    /// fails with ``DIError/DepthLimit/threadStack(remainingBytes:neededBytes:)`` instead of
+    /// overflowing it. A chain therefore goes as deep as the thread's stack allows: thousands of
+    /// levels on an 8 MB stack. Set this to stop chains earlier, at a depth you choose. It also
+    /// bounds async factories nested in one task, when lower than
+    /// ``maximumAsyncResolutionDepth``.
     public static var maximumResolutionDepth: Int {
         get { runtimeFlags.depthLimit.load(ordering: .relaxed) }
         set { runtimeFlags.depthLimit.store(max(1, newValue), ordering: .relaxed) }
     }
+
+    /// How many async factories may run nested in one task (an async factory resolving, with
+    /// `await`, something whose async factory resolves something, …) before a resolution fails
+    /// with ``DIError/resolutionTooDeep(path:depth:limit:)``; process-wide, 1 000 by default.
+    ///
+    /// Async factories run on task frames, not on a thread's stack, so the stack guard of
+    /// synchronous factories does not apply to them; this count is the bound against runaway
+    /// recursion (a factory that keeps resolving new names), which would otherwise grow the
+    /// task's memory until the process runs out. Only the factories the task itself runs and
+    /// that have not returned count: those it inherited from the task that started it, and
+    /// those that have returned, do not.
+    public static var maximumAsyncResolutionDepth: Int {
+        get { runtimeFlags.asyncDepthLimit.load(ordering: .relaxed) }
+        set { runtimeFlags.asyncDepthLimit.store(max(1, newValue), ordering: .relaxed) }
+    }
+
+    /// ``maximumAsyncResolutionDepth``'s default.
+    static var defaultMaximumAsyncResolutionDepth: Int { 1000 }
 
     /// How long a task waits for a build that it *may* be blocking before the wait fails with
     /// ``DIError/circularDependency(path:)``; process-wide, 2 seconds by default.

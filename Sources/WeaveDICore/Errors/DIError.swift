@@ -18,10 +18,12 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// The type was registered twice under the same name while duplicates are rejected
     /// (see ``Container/duplicatePolicy``).
     case duplicateRegistration(Any.Type, name: String? = nil, first: RegistrationSite, second: RegistrationSite)
-    /// Factories nested deeper than ``Container/maximumResolutionDepth`` on one thread: `path`
-    /// is the head of the chain (outermost first), `limit` the depth in force. Stopped before the
-    /// thread's stack runs out.
-    case resolutionTooDeep(path: [String], limit: Int)
+    /// Factories nested too deep: `path` is the head of the chain (outermost first, at most eight
+    /// names), `depth` how many factories were running, `limit` what stopped the next one — the
+    /// thread's stack (checked before each nested synchronous factory, so the chain stops before
+    /// the stack overflows), ``Container/maximumResolutionDepth`` when set, or
+    /// ``Container/maximumAsyncResolutionDepth`` for async factories.
+    case resolutionTooDeep(path: [String], depth: Int, limit: DepthLimit)
     /// The type is registered with an async factory (``Container/registerAsync(_:scope:file:line:factory:)``)
     /// and was resolved synchronously. Nothing was built and nothing waited: resolve it with
     /// `try await container.resolveAsync(_:)`.
@@ -87,9 +89,20 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         case .duplicateRegistration(let type, let name, let first, let second):
             return
                 "\(ResolutionFrame.displayName(type, name)) is registered twice: at \(first) and at \(second). Remove one, or use a name to register both."
-        case .resolutionTooDeep(let path, let limit):
-            return
-                "Resolution nested more than \(limit) factories deep: \(path.joined(separator: " -> ")) -> …. A chain this deep is usually a factory that keeps resolving new names or types; if the graph really is this deep, raise Container.maximumResolutionDepth (each level takes stack: about 6 KB in a debug build)."
+        case .resolutionTooDeep(let path, let depth, let limit):
+            let chain = "\(path.joined(separator: " -> ")) -> …"
+            let usual = "A chain this deep is usually a factory that keeps resolving new names or types"
+            switch limit {
+            case .threadStack(let remaining, let needed):
+                return
+                    "Resolution stopped \(depth) factories deep, before the thread's stack overflows: \(remaining / 1024) KB of stack left, and the next factory could need \(needed / 1024) KB (\(chain)). \(usual); if the graph really is this deep, resolve it on a thread with a larger stack (Thread.stackSize), or resolve part of it lazily (@Inject, a Factory key)."
+            case .maximumResolutionDepth(let maximum):
+                return
+                    "Resolution nested \(depth) factories deep, the limit set in Container.maximumResolutionDepth (\(maximum)): \(chain). \(usual); if the graph really is this deep, raise the limit (Int.max, the default, leaves only the stack guard)."
+            case .maximumAsyncResolutionDepth(let maximum):
+                return
+                    "Resolution nested \(depth) async factories deep in one task, the limit in Container.maximumAsyncResolutionDepth (\(maximum)): \(chain). \(usual); if the graph really is this deep, raise Container.maximumAsyncResolutionDepth."
+            }
         case .asyncResolutionRequired(let type, let name):
             let typeName = String(describing: type)
             let call = name.map { "resolveAsync(\"\($0)\", \(typeName).self)" } ?? "resolveAsync(\(typeName).self)"
@@ -107,9 +120,23 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         case .dependencyNotFound(let type, let name, _), .factoryFailed(let type, let name, _),
             .duplicateRegistration(let type, let name, _, _), .asyncResolutionRequired(let type, let name):
             return ResolutionFrame.displayName(type, name)
-        case .circularDependency(let path), .resolutionTooDeep(let path, _): return path.first ?? "?"
+        case .circularDependency(let path), .resolutionTooDeep(let path, _, _): return path.first ?? "?"
         case .scopeEnded(_, let type), .scopeNotBound(_, let type): return TypeNames.qualified(type)
         }
+    }
+}
+
+extension DIError {
+    /// What stopped a resolution nested too deep (see ``DIError/resolutionTooDeep(path:depth:limit:)``).
+    public enum DepthLimit: Sendable, Equatable {
+        /// The thread's stack: `remainingBytes` were left below the deepest factory's frame, less
+        /// than the next nested factory could need (`neededBytes`: a reserve for reporting the
+        /// failure, plus room for several levels of the size the chain's levels took so far).
+        case threadStack(remainingBytes: Int, neededBytes: Int)
+        /// ``Container/maximumResolutionDepth``, set to this many nested factories.
+        case maximumResolutionDepth(Int)
+        /// ``Container/maximumAsyncResolutionDepth``: this many async factories nested in one task.
+        case maximumAsyncResolutionDepth(Int)
     }
 }
 
@@ -141,8 +168,8 @@ extension DIError {
         ):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName && aFirst == bFirst
                 && aSecond == bSecond
-        case (.resolutionTooDeep(let a, let aLimit), .resolutionTooDeep(let b, let bLimit)):
-            return a == b && aLimit == bLimit
+        case (.resolutionTooDeep(let a, let aDepth, let aLimit), .resolutionTooDeep(let b, let bDepth, let bLimit)):
+            return a == b && aDepth == bDepth && aLimit == bLimit
         case (.asyncResolutionRequired(let a, let aName), .asyncResolutionRequired(let b, let bName)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
         default:

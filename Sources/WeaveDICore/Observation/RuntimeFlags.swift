@@ -15,9 +15,12 @@ package final class RuntimeFlags: Sendable {
     /// The shortest duration, in nanoseconds, anyone wants to hear about as slow; a timed
     /// resolution faster than this is dismissed without taking a lock.
     let slowNanos = UnsafeAtomic<UInt64>.create(.max)
-    /// ``Container/maximumResolutionDepth``: read by every nested resolution through the
-    /// container's `flags` (a global's lazy-initialization check would cost more than the load).
-    let depthLimit = UnsafeAtomic<Int>.create(64)
+    /// ``Container/maximumResolutionDepth`` (`Int.max`: none set): read by every nested
+    /// resolution through the container's `flags` (a global's lazy-initialization check would
+    /// cost more than the load).
+    let depthLimit = UnsafeAtomic<Int>.create(.max)
+    /// ``Container/maximumAsyncResolutionDepth``.
+    let asyncDepthLimit = UnsafeAtomic<Int>.create(Container.defaultMaximumAsyncResolutionDepth)
     /// ``Container/possibleCycleTimeout`` in nanoseconds.
     let possibleCycleTimeout = UnsafeAtomic<UInt64>.create(2_000_000_000)
     /// How many async factories are running, process-wide. While none is, a synchronous

@@ -22,8 +22,10 @@ import Foundation
 //   binding), so a chain of jobs each started by the last does not keep the earlier ones alive;
 //   a parent pushed by the same task is held strongly (bounded by the depth limit), so a task
 //   handed up through several returned factories still reaches the open one above them.
-// - Only a task's own frames count towards `Container.maximumResolutionDepth`: they are the
-//   factories nested in this task; inherited ones run in other tasks.
+// - Only a task's own open frames count towards `Container.maximumAsyncResolutionDepth`: they
+//   are the factories nested in this task; inherited ones run in other tasks, and a returned
+//   factory's frame is closed. (The thread's stack bounds synchronous factories; task frames are
+//   on the heap, so a count is the bound against runaway recursion.)
 // - A task is named by its address, which is never retained (the runtime owns task objects; a
 //   structured child is destroyed by its parent whatever its reference count). An address is
 //   reused only after its task ended, and a task ends only after every frame it pushed closed:

@@ -197,7 +197,7 @@ extension Container {
     }
 
     /// Refuses a resolution of `key` when one of the task's own factories is already building
-    /// it (a proven cycle), or when the path is deeper than ``maximumResolutionDepth``.
+    /// it (a proven cycle), or when the task's own factories are nested as deep as allowed.
     func checkOwnPath(_ top: AsyncFrame, taskID: UInt, key: RegistryKey, type: Any.Type) throws(DIError) {
         try checkDepth(top, taskID: taskID)
         var current: AsyncFrame? = top
@@ -236,15 +236,18 @@ extension Container {
         }
     }
 
-    /// Fails with ``DIError/resolutionTooDeep(path:limit:)`` when the task's own factories are
-    /// nested as deep as allowed (`top` is the task's open path).
+    /// Fails with ``DIError/resolutionTooDeep(path:depth:limit:)`` when the task's own open
+    /// factories are nested as deep as allowed (`top` is the task's open path): as deep as
+    /// ``maximumAsyncResolutionDepth``, or ``maximumResolutionDepth`` when that is lower.
     @inline(__always)
     func checkDepth(_ top: AsyncFrame, taskID: UInt) throws(DIError) {
         guard top.isOwn(by: taskID) else { return }
+        let asyncLimit = flags.asyncDepthLimit.load(ordering: .relaxed)
         let limit = flags.depthLimit.load(ordering: .relaxed)
-        if top.depth >= limit {
-            throw DIError.resolutionTooDeep(path: Array(top.pathNames.prefix(8)), limit: limit)
-        }
+        guard top.depth >= min(asyncLimit, limit) else { return }
+        throw DIError.resolutionTooDeep(
+            path: Array(top.pathNames.prefix(8)), depth: top.depth,
+            limit: limit < asyncLimit ? .maximumResolutionDepth(limit) : .maximumAsyncResolutionDepth(asyncLimit))
     }
 
     /// The cycle closed by resolving `key` again while `frame` (on the task's open path below

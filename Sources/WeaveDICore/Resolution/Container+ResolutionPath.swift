@@ -210,14 +210,16 @@ extension Container {
         }
     }
 
-    /// Cycle check and graph edge for a resolution made while a factory runs on this thread.
+    /// Stack guard, cycle check and graph edge for a resolution made while a factory runs on this
+    /// thread.
     @usableFromInline
     func enterNested(key: RegistryKey, type: Any.Type, stack: ThreadStack) throws(DIError) {
-        let limit = flags.depthLimit.load(ordering: .relaxed)
-        if stack.depth >= limit {
-            let head = stack.object.frames.prefix(8).map(\.displayName)
-            throw DIError.resolutionTooDeep(path: head, limit: limit)
+        let depth = stack.depth
+        if let shortage = stack.stackShortage(depth: depth) {
+            throw tooDeep(stack, limit: .threadStack(remainingBytes: shortage.remaining, neededBytes: shortage.needed))
         }
+        let limit = flags.depthLimit.load(ordering: .relaxed)
+        if depth >= limit { throw tooDeep(stack, limit: .maximumResolutionDepth(limit)) }
         let cycleStart = stack.indexOf(key, in: identity)
         // An edge closing a cycle is a real dependency too: the graph shows the cycle. (The
         // stack is not empty here, so the edge check is made in place rather than via `noteEdge`.)
@@ -228,6 +230,14 @@ extension Container {
             throw DIError.circularDependency(
                 path: stack.object.cyclePath(from: cycleStart, closingWith: type, name: key.name))
         }
+    }
+
+    /// The failure of a nested resolution refused by `limit`, with the head of the thread's path.
+    @inline(never)
+    func tooDeep(_ stack: ThreadStack, limit: DIError.DepthLimit) -> DIError {
+        let depth = stack.depth
+        let head = (0..<min(depth, 8)).map { stack.object.frame(at: $0).displayName }
+        return DIError.resolutionTooDeep(path: head, depth: depth, limit: limit)
     }
 
     /// Turns what a factory threw into the resolution's error; called with the factory's frame

@@ -42,6 +42,13 @@ struct ThreadStack {
         @usableFromInline let edgeCache: UnsafeMutablePointer<EdgeStamp>
         /// Which entry of a set the next miss replaces.
         @usableFromInline var edgeVictim: Int
+        /// The thread's stack, lowest and highest address (read once, when the thread first
+        /// resolves; see ``ThreadStack/stackShortage(depth:)``).
+        let stackLow: UInt
+        let stackHigh: UInt
+        /// The frame address of the latest nested resolution made at depth 1: the deeper ones of
+        /// the same chain measure from it how much stack a level takes.
+        var nestedBase: UInt
 
         @usableFromInline static var edgeCacheSize: Int { 16 }
 
@@ -56,6 +63,8 @@ struct ThreadStack {
             edgeCache.initialize(
                 repeating: EdgeStamp(from: 0, to: 0, container: 0, epoch: 0), count: Header.edgeCacheSize)
             edgeVictim = 0
+            (stackLow, stackHigh) = StackGuard.currentThreadBounds()
+            nestedBase = 0
         }
 
         func deallocateBuffers() {

@@ -30,6 +30,24 @@ struct UnifiedDITests {
         }
     }
 
+    /// `DI` is the same facade: one type, one shared container, so what one name registers the
+    /// other resolves, a singleton is one instance under both, and `releaseAll` empties both.
+    @Test func diIsTheSameFacade() async throws {
+        #expect(DI.self == UnifiedDI.self)
+        try await Container.withShared(Container()) { () async throws in
+            final class Shared: Sendable {}
+            DI.register(Shared.self, scope: .singleton) { Shared() }
+            UnifiedDI.register("named", String.self) { "from UnifiedDI" }
+            #expect(DI.resolve(Shared.self) === UnifiedDI.resolve(Shared.self))
+            #expect(DI.resolve("named", String.self) == "from UnifiedDI")
+            #expect((try? DI.resolveOrThrow(Shared.self)) === Container.shared.resolve(Shared.self))
+            DI.registerAsync(Int.self) { 42 }
+            #expect(try await UnifiedDI.resolveAsync(Int.self) == 42)
+            await DI.releaseAll()
+            #expect(UnifiedDI.resolve(Shared.self) == nil)
+        }
+    }
+
     @Test func registerAcceptsASendableFactoryValue() {
         Container.withShared(Container()) {
             let factory: @Sendable () -> String = { "made" }
