@@ -14,7 +14,7 @@
         init?(_ resolved: Any, _ info: Container.RegistrationInfo) {
             guard let service = resolved as? any Service else { return nil }
             self.service = service
-            typeName = String(reflecting: info.type)
+            typeName = TypeNames.qualified(info.type)
             name = info.name
             displayName = info.displayName
         }

@@ -38,15 +38,22 @@ extension Container {
     }
 
     /// Registers an existing instance: every resolution of `type` returns it.
+    ///
+    /// The `instance:` label is always written: a trailing closure goes to the factory form, also
+    /// when `type` is one a closure converts to (`Any`, `Any?`, `any Sendable`), so
+    /// `register(Any.self) { 42 }` registers a factory that builds `42`.
     @discardableResult
+    @_disfavoredOverload
     public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
         -> RegistrationHandle
     {
         store(key: RegistryKey(type), site: RegistrationSite(fileID: file, line: line), instance: instance)
     }
 
-    /// Registers an existing instance under `name`.
+    /// Registers an existing instance under `name` (a trailing closure goes to the factory form,
+    /// as for ``register(_:instance:file:line:)``).
     @discardableResult
+    @_disfavoredOverload
     public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
         -> RegistrationHandle
     {
