@@ -158,18 +158,29 @@ extension Container {
         return false
     }
 
-    /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
-    /// replaces nor reports a duplicate: racing callers install one record between them.
-    package func storeIfAbsent<T>(
+    /// Resolves `key` through the record stored under it, or, when there is none, through a record
+    /// of `factory` stored there first. Unlike `store`, it neither replaces nor reports a
+    /// duplicate: racing callers install one record between them, and a concurrent `register`
+    /// wins.
+    ///
+    /// The record is held from the moment it is found or stored until the resolution ends, and the
+    /// key is not looked up again: a `reset()`, an `unregister` or a re-registration meanwhile
+    /// cannot turn the call into a miss. The caller gets what that record gives (its instance, or
+    /// a new one built from it), as a build that a reset overtakes hands its instance to its
+    /// caller.
+    package func resolveInstallingIfAbsent<T>(
         key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T
-    ) {
-        registry.withSlotForWriting(id: key.id) { slot, sequence in
-            guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
+    ) throws(DIError) -> T {
+        let (record, lock) = registry.withSlotForWriting(id: key.id) { slot, sequence in
+            if let existing = slot.lock.withLock({ slot.record(named: key.name) }) { return (existing, slot.lock) }
             // Made outside the slot lock (an allocation); the write lock keeps other writers out.
             let record = makeRecord(
                 scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
             slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
+            return (record, slot.lock)
         }
+        ConcurrencyProbe.reach(.factoryDefaultHeld, subject: ResolutionFrame.displayName(T.self, key.name))
+        return try resolve(record: record, key: key, lock: lock, type: T.self, requester: nil)
     }
 
     /// Where the registration under `key` in this container itself (not a parent) was made, if any.
