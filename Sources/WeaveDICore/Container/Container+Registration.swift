@@ -98,11 +98,16 @@ extension Container {
         key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, _ make: () -> RegistrationRecord
     ) -> RegistrationHandle {
         let rejects = duplicatePolicy == .reject
+        // `registerAllServices()` running: what was registered before the run stays.
+        let keptUpTo = keptByAutoRegistration()
         var replaced: RegistrationRecord?
         var rejectedBy: RegistrationSite?
+        var kept = false
         let sequence = registry.withSlotForWriting(id: key.id) { slot, sequence in
             slot.lock.withLock {
-                if rejects, let existing = slot.record(named: key.name) {
+                if let keptUpTo, let earlier = slot.sequence(named: key.name), earlier <= keptUpTo {
+                    kept = true
+                } else if rejects, let existing = slot.record(named: key.name) {
                     rejectedBy = existing.site
                 } else {
                     replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
@@ -110,6 +115,8 @@ extension Container {
             }
             return sequence
         }
+        // The registration made before the run is kept; this one was never stored.
+        if kept { return RegistrationHandle(container: self, key: key, sequence: nil, site: site) }
         // Earlier records (and the instances they cached) are released here, outside every lock:
         // a deinit may resolve or register.
         if let rejectedBy {

@@ -265,6 +265,8 @@ public final class Container: @unchecked Sendable {
             case wait(BuildTicket)
         }
         while true {
+            // Read outside the run's lock: the registry's write lock is never taken inside it.
+            let start = registry.latestSequence
             let step: Step = autoRegistration.withLock { run in
                 switch autoRegistrationState {
                 case .done:
@@ -272,6 +274,7 @@ public final class Container: @unchecked Sendable {
                 case .pending:
                     let ticket = BuildTicket(job: .autoRegistration, owner: me)
                     run.ticket = ticket
+                    run.startSequence = start
                     autoRegistrationState = .running
                     return .run(ticket)
                 case .running:
@@ -295,6 +298,15 @@ public final class Container: @unchecked Sendable {
                 try BuildCoordinator.shared.wait(for: ticket, waiter: me, waiterPath: stack.path)
             }
         }
+    }
+
+    /// While this thread runs `registerAllServices()` for this root container: the latest write
+    /// made before the run, which the run's registrations do not replace (a test's mocks and
+    /// `Factory` overrides, registered first, win). `nil` otherwise (one atomic load).
+    func keptByAutoRegistration() -> Int? {
+        guard root == nil, autoRegistrationState == .running else { return nil }
+        let me = ResolutionStack.current.threadID
+        return autoRegistration.withLock { run in run.ticket?.owner == me ? run.startSequence : nil }
     }
 
     /// `reset()`'s part: the next resolution runs `AutoRegistering` again — after the run in
@@ -328,6 +340,9 @@ struct AutoRegistrationControl {
     var ticket: BuildTicket?
     /// `reset()` was called during the run: its registrations were cleared, so it runs again.
     var resetDuringRun = false
+    /// The registry's latest write when the run started: the run does not replace a registration
+    /// made by then (see `Container.keptByAutoRegistration`).
+    var startSequence = 0
     /// Validations currently diverting the root's resolutions to their sandboxes.
     var diversions = 0
 }
