@@ -97,6 +97,13 @@ extension Container {
     func insert(
         key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, _ make: () -> RegistrationRecord
     ) -> RegistrationHandle {
+        // A factory registering while a validation runs on this thread registers in the sandbox
+        // standing for this container, as its resolutions resolve there.
+        if autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0, let sandbox = divertedTarget(),
+            sandbox !== self
+        {
+            return sandbox.insert(key: key, type: type, scope: scope, site: site, make)
+        }
         let rejects = duplicatePolicy == .reject
         // `registerAllServices()` running: what was registered before the run stays.
         let keptUpTo = keptByAutoRegistration()

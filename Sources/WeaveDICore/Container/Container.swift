@@ -78,12 +78,15 @@ public final class Container: @unchecked Sendable {
 
     /// A validation sandbox: a root container whose failures and slow resolutions reach
     /// `sink` only, and which never runs `AutoRegistering` (it is filled with copies instead).
-    package init(sandboxReportingTo sink: ValidationCollector) {
+    /// A sandbox standing for a child container has the sandbox of that container's parent as its
+    /// parent, so resolution walks the same chain it does in the app.
+    package init(sandboxReportingTo sink: ValidationCollector, parent: Container? = nil) {
         registry = Registry()
         currentTable = registry.current
-        self.parent = nil
-        self.root = nil
-        self.autoRegistrationWord = .create(AutoRegistrationState.done.rawValue)
+        self.parent = parent
+        let root = parent.map { $0.root ?? $0 }
+        self.root = root
+        self.autoRegistrationWord = root?.autoRegistrationWord ?? .create(AutoRegistrationState.done.rawValue)
         self.failureSink = sink
         self.alwaysRecordsGraph = true
     }
@@ -125,6 +128,9 @@ public final class Container: @unchecked Sendable {
 
     @usableFromInline
     static func boundShared() -> Container { boundContainer ?? processWide }
+
+    /// Whether `container` is the process-wide container (not one bound with `withShared`).
+    package static func isProcessWide(_ container: Container) -> Bool { container === processWide }
 
     /// Runs `operation` with `container` as ``shared`` for the current task and the child tasks
     /// and `Task {}`s it creates (a task-local value). `Task.detached`, other threads and dispatch
@@ -230,7 +236,12 @@ public final class Container: @unchecked Sendable {
     /// resolve in instead (a validation sandbox), or `nil` after auto-registration is done.
     @usableFromInline
     func prepareResolution() throws(DIError) -> Container? {
-        if let sandbox = divertedTarget() { return sandbox }
+        if autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0,
+            let sandbox = ResolutionStack.current.validation?.targetNotingReach(for: self)
+                ?? ValidationDiversion.task?.targetNotingReach(for: self)
+        {
+            return sandbox
+        }
         try (root ?? self).runAutoRegistration()
         return nil
     }

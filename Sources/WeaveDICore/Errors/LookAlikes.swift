@@ -3,39 +3,21 @@ extension DIError {
     /// other registrations of the type itself (`Type` or `Type["name"]`), then registered types
     /// whose names look alike, fully qualified.
     ///
-    /// A miss reported to a hook or the log carries them unread: they are computed (from the
-    /// registrations current then) the first time they are read, for instance when the error's
-    /// message is formatted, so a hook that only counts misses does not pay for a scan of every
-    /// registration. Reading them is thread-safe, and computes them once.
+    /// A miss reported to a hook or the log carries them unread: they are looked up (in the
+    /// registrations current then) when they are read, for instance when the error's message is
+    /// formatted, so a hook that only counts misses does not pay for a scan of every
+    /// registration, and a miss allocates nothing for them. Reading them is thread-safe; until the
+    /// error is released it keeps the container it looks in alive.
     ///
     /// It is a collection of `String` and is written like an array: `similar: ["App.Logger"]`.
     public struct LookAlikes: RandomAccessCollection, ExpressibleByArrayLiteral, Hashable, Sendable,
         CustomStringConvertible
     {
-        private enum Source: Sendable {
+        private enum Source: @unchecked Sendable {
             case names([String])
-            case deferred(Deferred)
-        }
-
-        /// Look-alikes computed at most once, on the first read.
-        private final class Deferred: Sendable {
-            private let state: Locked<(compute: (@Sendable () -> [String])?, names: [String])>
-
-            init(_ compute: @escaping @Sendable () -> [String]) { state = Locked((compute, [])) }
-
-            var isPending: Bool { state.withLock { $0.compute != nil } }
-
-            var names: [String] {
-                let (pending, known) = state.withLock { ($0.compute, $0.names) }
-                guard let pending else { return known }
-                // Computed outside the lock: the scan takes the registry's slot locks. Two first
-                // readers may both compute; both get the same names.
-                let computed = pending()
-                return state.withLock { state in
-                    if state.compute != nil { state = (nil, computed) }
-                    return state.names
-                }
-            }
+            /// Looked up in `container`'s registrations (and its parents') on every read.
+            /// (`@unchecked`: a metatype and a container are both safe to share.)
+            case lookup(Container, Any.Type, String?)
         }
 
         private let source: Source
@@ -46,20 +28,15 @@ extension DIError {
         /// The given names.
         public init(arrayLiteral names: String...) { source = .names(names) }
 
-        /// Names `compute` gives when first read.
-        package init(computing compute: @escaping @Sendable () -> [String]) {
-            source = .deferred(Deferred(compute))
+        /// The registrations of `container` and its parents that a miss of `type` under `name`
+        /// resembles, looked up when read.
+        init(lookingUp type: Any.Type, name: String?, in container: Container) {
+            source = .lookup(container, type, name)
         }
 
-        /// Whether the names are still to be computed (nothing has read them yet).
+        /// Whether the names are looked up when read (nothing is computed until then).
         package var isDeferred: Bool {
-            if case .deferred = source { return true }
-            return false
-        }
-
-        /// Whether the names are deferred and nothing has read them yet.
-        package var isPending: Bool {
-            if case .deferred(let deferred) = source { return deferred.isPending }
+            if case .lookup = source { return true }
             return false
         }
 
@@ -67,7 +44,7 @@ extension DIError {
         public var names: [String] {
             switch source {
             case .names(let names): return names
-            case .deferred(let deferred): return deferred.names
+            case .lookup(let container, let type, let name): return container.similarRegistrations(to: type, name: name)
             }
         }
 

@@ -37,12 +37,11 @@ extension Container {
                 thrown || failureSink != nil || ObservationCenter.shared.hasListeners(for: error)
             {
                 error = .dependencyNotFound(
-                    type, name: name,
-                    similar: DIError.LookAlikes { [self] in similarRegistrations(to: type, name: name) })
+                    type, name: name, similar: DIError.LookAlikes(lookingUp: type, name: name, in: self))
             }
         }
         if let failureSink {
-            failureSink.collect(error, dependent: stack.top ?? asyncDependent)
+            failureSink.collect(error, dependent: stack.top ?? asyncDependent, sandbox: identity)
         } else {
             ObservationCenter.shared.reportFailure(error)
         }

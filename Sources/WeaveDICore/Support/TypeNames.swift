@@ -3,13 +3,33 @@ package enum TypeNames {
     /// The fully qualified name (`MyApp.UserService`), without the "(unknown context at $…)"
     /// segments the runtime prints for types declared inside a function.
     package static func qualified(_ type: Any.Type) -> String {
-        sourceSpelling(withoutUnknownContexts(String(reflecting: type)))
+        cached(type, in: \.qualified) { sourceSpelling(withoutUnknownContexts(String(reflecting: type))) }
     }
 
     /// The name without its module (`UserService`), as `String(describing:)` gives it, with
     /// generic existentials spelled as in source (`any Repository<User>`).
     package static func short(_ type: Any.Type) -> String {
-        sourceSpelling(String(describing: type))
+        cached(type, in: \.short) { sourceSpelling(String(describing: type)) }
+    }
+
+    /// Names already spelled, per type: the runtime's demangling costs microseconds, and the same
+    /// types are named again and again (every miss an error hook hears names its type). Types
+    /// are never unloaded, so the entries never go stale.
+    private struct Cache {
+        var qualified: [ObjectIdentifier: String] = [:]
+        var short: [ObjectIdentifier: String] = [:]
+    }
+    private static let cache = Locked(Cache())
+
+    private static func cached(
+        _ type: Any.Type, in table: WritableKeyPath<Cache, [ObjectIdentifier: String]>, _ spell: () -> String
+    ) -> String {
+        let id = ObjectIdentifier(type)
+        if let known = cache.withLock({ $0[keyPath: table][id] }) { return known }
+        // Spelled outside the lock; two threads may both spell it, with the same result.
+        let name = spell()
+        cache.withLock { $0[keyPath: table][id] = name }
+        return name
     }
 
     /// `short(type)` as the expression `….self` needs it: in parentheses when the spelling has a
