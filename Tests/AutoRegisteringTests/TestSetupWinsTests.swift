@@ -128,10 +128,12 @@ struct TestSetupWinsTests {
         }
 
         func testWithIsolatedContainerWins() {
-            withIsolatedContainer({ $0.register(AuditService.self) { MockAudit() } }) {
-                XCTAssertTrue(UnifiedDI.resolve(AuditService.self) is MockAudit)
-                XCTAssertNotNil(UnifiedDI.resolve(ScratchPad.self))
-            }
+            withIsolatedContainer(
+                { $0.register(AuditService.self) { MockAudit() } },
+                operation: {
+                    XCTAssertTrue(UnifiedDI.resolve(AuditService.self) is MockAudit)
+                    XCTAssertNotNil(UnifiedDI.resolve(ScratchPad.self))
+                })
         }
     }
 #endif

@@ -34,7 +34,8 @@ extension Container {
     /// This container's own registrations (not its parents'), in registration order.
     package func ownRegistrations() -> [ChainedRegistration] {
         registry.allRecords().map { slot, record in
-            ChainedRegistration(key: RegistryKey(rawID: slot.id, name: record.name), record: record, slot: slot, owner: self)
+            ChainedRegistration(
+                key: RegistryKey(rawID: slot.id, name: record.name), record: record, slot: slot, owner: self)
         }
     }
 

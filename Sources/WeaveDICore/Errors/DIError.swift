@@ -46,7 +46,8 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
                 let quoted = names.map { "\"\($0)\"" }
                 if name == nil, let first = names.first {
                     text += " \(typeName) is registered only under names: \(quoted.joined(separator: ", "))."
-                    text += code.map { " Resolve one by name: `resolve(\"\(first)\", \($0))`." } ?? " Resolve one by name."
+                    text +=
+                        code.map { " Resolve one by name: `resolve(\"\(first)\", \($0))`." } ?? " Resolve one by name."
                 } else {
                     let places = (sameType.contains(qualified) ? ["without a name"] : []) + quoted
                     text +=

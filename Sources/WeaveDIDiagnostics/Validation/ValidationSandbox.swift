@@ -53,7 +53,8 @@ final class ValidationSandbox {
             level == 0 ? "the validated container" : level == 1 ? "its parent" : "its parent \(level) levels up"
         }
         if !source.chain.contains(where: { $0 === shared }) {
-            let sharedName = Container.isProcessWide(shared)
+            let sharedName =
+                Container.isProcessWide(shared)
                 ? "Container.shared (the process-wide container)"
                 : "Container.shared (the container bound with withShared)"
             mirror(shared.chain) { level in

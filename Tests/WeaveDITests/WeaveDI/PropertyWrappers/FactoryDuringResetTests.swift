@@ -69,7 +69,8 @@ struct FactoryDuringResetTests {
     func childOfAResetRoot() throws {
         let root = Container()
         let child = Container(parent: root)
-        let failures = try resolveWhile({ root.reset() }, resolve: { try Container.resetSession.resolveOrThrow(in: child) })
+        let failures = try resolveWhile(
+            { root.reset() }, resolve: { try Container.resetSession.resolveOrThrow(in: child) })
         #expect(failures.isEmpty, "\(failures.count) of \(Self.calls) failed: \(failures.prefix(2))")
     }
 
@@ -119,7 +120,8 @@ struct FactoryDuringResetTests {
     @Test("after the resets stop, the key is a singleton again: one instance per root container")
     func singletonAgainAfterResets() throws {
         let container = Container()
-        _ = try resolveWhile({ container.reset() }, resolve: { try Container.resetSession.resolveOrThrow(in: container) })
+        _ = try resolveWhile(
+            { container.reset() }, resolve: { try Container.resetSession.resolveOrThrow(in: container) })
         let first = try Container.resetSession.resolveOrThrow(in: container)
         #expect(try Container.resetSession.resolveOrThrow(in: container) === first)
     }

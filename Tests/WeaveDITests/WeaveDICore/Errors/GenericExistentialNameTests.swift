@@ -52,7 +52,8 @@ struct GenericExistentialNameTests {
     @Test func aMissNamesTheTypeAsSourceDoesAndItsSuggestionCompiles() throws {
         let container = Container()
         let text = message { _ = try container.resolveOrThrow((any NameRepository<NameUser>).self) }
-        #expect(text.hasPrefix("No registration for any WeaveDITests.NameRepository<WeaveDITests.NameUser>."), "\(text)")
+        #expect(
+            text.hasPrefix("No registration for any WeaveDITests.NameRepository<WeaveDITests.NameUser>."), "\(text)")
         #expect(!text.contains("Self."), "\(text)")
         #expect(!text.contains("=="), "\(text)")
         let code = try #require(suggestion(in: text, startingWith: "container.register("), "\(text)")
@@ -89,7 +90,9 @@ struct GenericExistentialNameTests {
         let container = Container()
         container.registerAsync((any NameRepository<NameUser>).self) { NameUserRepository() }
         let text = message { _ = try container.resolveOrThrow((any NameRepository<NameUser>).self) }
-        #expect(text.hasPrefix("any WeaveDITests.NameRepository<WeaveDITests.NameUser> is registered with an async factory"))
+        #expect(
+            text.hasPrefix("any WeaveDITests.NameRepository<WeaveDITests.NameUser> is registered with an async factory")
+        )
         let code = try #require(suggestion(in: text, startingWith: "try await container.resolveAsync("), "\(text)")
         #expect(code == "try await container.resolveAsync((any NameRepository<NameUser>).self)")
         // The suggestion, as printed:
@@ -101,17 +104,27 @@ struct GenericExistentialNameTests {
     @Test func nestedGenericArgumentsAndWrappersAreSpelledAsSourceDoes() {
         let container = Container()
         let nested = message { _ = try container.resolveOrThrow((any NameRepository<[NameOrder]>).self) }
-        #expect(nested.hasPrefix("No registration for any WeaveDITests.NameRepository<Swift.Array<WeaveDITests.NameOrder>>."), "\(nested)")
-        #expect(nested.contains("`container.register((any NameRepository<Array<NameOrder>>).self) { ... }`"), "\(nested)")
+        #expect(
+            nested.hasPrefix(
+                "No registration for any WeaveDITests.NameRepository<Swift.Array<WeaveDITests.NameOrder>>."),
+            "\(nested)")
+        #expect(
+            nested.contains("`container.register((any NameRepository<Array<NameOrder>>).self) { ... }`"), "\(nested)")
         let optional = message { _ = try container.resolveOrThrow((any NameRepository<NameUser>)?.self) }
-        #expect(optional.contains("`container.register(Optional<any NameRepository<NameUser>>.self) { ... }`"), "\(optional)")
+        #expect(
+            optional.contains("`container.register(Optional<any NameRepository<NameUser>>.self) { ... }`"),
+            "\(optional)")
         let inner = message {
             _ = try container.resolveOrThrow((any NameRepository<any NameRepository<NameUser>>).self)
         }
-        #expect(inner.contains("`container.register((any NameRepository<any NameRepository<NameUser>>).self) { ... }`"), "\(inner)")
+        #expect(
+            inner.contains("`container.register((any NameRepository<any NameRepository<NameUser>>).self) { ... }`"),
+            "\(inner)")
         let closure = message { _ = try container.resolveOrThrow(((any NameRepository<NameUser>) -> Void).self) }
-        #expect(closure.contains("`container.register(((any NameRepository<NameUser>) -> ()).self) { ... }`"), "\(closure)")
+        #expect(
+            closure.contains("`container.register(((any NameRepository<NameUser>) -> ()).self) { ... }`"), "\(closure)")
         // The spellings above, compiled:
+        // swift-format-ignore: UseShorthandTypeNames
         container.register((any NameRepository<Array<NameOrder>>).self) { NameOrderRepository() }
         container.register(Optional<any NameRepository<NameUser>>.self) { nil }
         container.register(((any NameRepository<NameUser>) -> ()).self) { { _ in } }
@@ -123,7 +136,9 @@ struct GenericExistentialNameTests {
         let container = Container()
         let text = message { _ = try container.resolveOrThrow((any NameStore<String, Int>).self) }
         // The runtime orders them by name, not as the protocol lists them.
-        #expect(text.hasPrefix("No registration for any WeaveDITests.NameStore<Key == Swift.String, Value == Swift.Int>."), "\(text)")
+        #expect(
+            text.hasPrefix("No registration for any WeaveDITests.NameStore<Key == Swift.String, Value == Swift.Int>."),
+            "\(text)")
         #expect(!text.contains("Self."), "\(text)")
         #expect(!text.contains("`container.register(("), "\(text)")
         #expect(text.contains("in the order its protocol lists its primary associated types"), "\(text)")
@@ -153,7 +168,8 @@ struct GenericExistentialNameTests {
             _ = NameRequiredOwner().repository
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("could not provide any WeaveDITests.NameRepository<WeaveDITests.NameUser> to"), "\(stderr)")
+        #expect(
+            stderr.contains("could not provide any WeaveDITests.NameRepository<WeaveDITests.NameUser> to"), "\(stderr)")
         #expect(stderr.contains("declare the property `@Inject var …: (any NameRepository<NameUser>)?`"), "\(stderr)")
         // The suggested declaration, compiled:
         #expect(NameOptionalOwner().repository == nil)

@@ -28,13 +28,17 @@ struct ValidationVerdictTests {
         let container = Container()
         switch reach {
         case .capturedContainer:
-            container.register(VVUserRepository.self) { VVUserRepository(try container.resolveOrThrow(VVAPIClient.self)) }
+            container.register(VVUserRepository.self) {
+                VVUserRepository(try container.resolveOrThrow(VVAPIClient.self))
+            }
         case .sharedContainer:
             container.register(VVUserRepository.self) {
                 VVUserRepository(try Container.shared.resolveOrThrow(VVAPIClient.self))
             }
         case .unifiedDI:
-            container.register(VVUserRepository.self) { VVUserRepository(try UnifiedDI.resolveOrThrow(VVAPIClient.self)) }
+            container.register(VVUserRepository.self) {
+                VVUserRepository(try UnifiedDI.resolveOrThrow(VVAPIClient.self))
+            }
         case .module:
             await container.register(
                 Module(VVUserRepository.self) { VVUserRepository(try container.resolveOrThrow(VVAPIClient.self)) })
@@ -67,7 +71,9 @@ struct ValidationVerdictTests {
         }
     }
 
-    @Test("a factory using UnifiedDI while another container is validated: invalid, and the report names Container.shared")
+    @Test(
+        "a factory using UnifiedDI while another container is validated: invalid, and the report names Container.shared"
+    )
     func unifiedDIOutsideTheValidatedContainer() throws {
         let container = Container()
         container.register(VVUserRepository.self) { VVUserRepository(try UnifiedDI.resolveOrThrow(VVAPIClient.self)) }
@@ -85,7 +91,9 @@ struct ValidationVerdictTests {
             ), "\(missing)")
         #expect(
             report.outsideResolutions == [
-                .init(dependent: "WeaveDITests.VVUserRepository", container: "Container.shared (the container bound with withShared)")
+                .init(
+                    dependent: "WeaveDITests.VVUserRepository",
+                    container: "Container.shared (the container bound with withShared)")
             ])
         #expect(report.description.contains("Resolved outside the validated container:"), "\(report)")
         // Nothing was registered or built in the container the factory reached.
@@ -103,7 +111,9 @@ struct ValidationVerdictTests {
         #expect(container.resolve(VVUserRepository.self) == nil)
     }
 
-    @Test("a parent's factory resolving from the captured parent, the dependency only in the child: invalid, names the parent")
+    @Test(
+        "a parent's factory resolving from the captured parent, the dependency only in the child: invalid, names the parent"
+    )
     func capturedParent() throws {
         let parent = Container()
         parent.register(VVStore.self) { VVStore(try parent.resolveOrThrow(VVDependency.self)) }
