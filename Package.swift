@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "WeaveDITestingTests", dependencies: ["WeaveDI", "WeaveDICore", "WeaveDITesting"]),
         // `extension Container: AutoRegistering` is process-wide; its tests keep that conformance
         // in a target of its own and only act on containers they create.
-        .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI", "WeaveDITestSupport"]),
+        .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI", "WeaveDITesting", "WeaveDITestSupport"]),
         // The tests' shared thread-safe bookkeeping (a counter, a recorder, a locked value).
         .target(name: "WeaveDITestSupport", path: "Tests/TestSupport"),
         // The seeds' Swift 5 style (static var keys of non-Sendable protocols) must keep compiling.

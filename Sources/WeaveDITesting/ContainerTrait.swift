@@ -15,8 +15,10 @@
     /// ```
     ///
     /// Guarantees: each test (each case of a parameterized test, each test of a suite the trait is
-    /// applied to) runs with a new, empty root `Container` bound as `Container.shared` through
-    /// `Container.withShared`, configured by the trait's closure first. `UnifiedDI`, `@Inject`,
+    /// applied to) runs with a new root `Container` bound as `Container.shared` through
+    /// `Container.withShared`. When the app adopts `AutoRegistering`, `registerAllServices()` runs
+    /// on that container first; then the trait's closure configures it, so the test's
+    /// registrations and `Factory` overrides replace the app's, never the other way round. `UnifiedDI`, `@Inject`,
     /// `@RequiredInject`, `@Factory`, `Factory` keys and `AutoRegistering` setup inside the test — and
     /// in the child tasks and `Task {}`s it creates, not `Task.detached`, other threads or dispatch
     /// queues — see only that container, so tests that register different mocks can
@@ -35,6 +37,8 @@
         ) async throws {
             let container = Container()
             try await Container.withShared(container) {
+                // The app's automatic registration first: what the closure registers wins.
+                try container.ensureAutoRegistered()
                 try await configure(container)
                 try await function()
             }

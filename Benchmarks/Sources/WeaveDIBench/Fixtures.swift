@@ -52,6 +52,8 @@ struct CacheLinePadding: Sendable {
 
 /// The one registration the "among 10 000" case resolves.
 final class NeedleService: Sendable { init() {} }
+/// Never registered: the miss cases resolve it.
+final class MissingService: Sendable { init() {} }
 
 /// What the hand-written contestant reads instead of resolving: a `static let`.
 enum HandWritten {

@@ -56,6 +56,15 @@ enum Report {
                 ratio(own(.namedRegistration), own(.registration)), "≈ 1 (≤ 1.1)", { $0 <= 1.1 }
             ),
             ("Among 10 000 ÷ among 1", ratio(own(.among10k), own(.amongOne)), "≤ 1.3", { $0 <= 1.3 }),
+            // A hook that does not read a miss's look-alikes must not pay for computing them.
+            (
+                "Miss with a hook ÷ without, 2 000 registrations", ratio(own(.missHook2k), own(.miss2k)),
+                "≤ 1.5", { $0 <= 1.5 }
+            ),
+            (
+                "Miss with a hook ÷ without, 100 000 registrations", ratio(own(.missHook100k), own(.miss100k)),
+                "≤ 1.5", { $0 <= 1.5 }
+            ),
             (
                 "Registration (concrete types): Swinject ÷ WeaveDI",
                 ratio(peer(.registration, Contestants.swinject), own(.registration)), "≥ 5", { $0 >= 5 }

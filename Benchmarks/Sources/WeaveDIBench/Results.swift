@@ -24,6 +24,13 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     /// A server request: begin a request scope, resolve three request-scoped services (a unit of
     /// work and two repositories holding it), end the scope; against building the three by hand.
     case requestScope = "request-scope"
+    /// A miss (`resolve` of an unregistered type, as an optional `@Factory` read does) among
+    /// 2 000 registrations, then the same with an `onResolutionError` hook installed.
+    case miss2k = "miss-2000"
+    case missHook2k = "miss-hook-2000"
+    /// The same among 100 000 registrations (10 000 types and 90 000 Factory keys).
+    case miss100k = "miss-100000"
+    case missHook100k = "miss-hook-100000"
 
     var title: String {
         switch self {
@@ -42,6 +49,10 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .injectAfterFirst: return "@Inject access after the first"
         case .injectedRead: return "@Injected(\\.key) read"
         case .requestScope: return "Request scope: begin, resolve 3 request-scoped, end"
+        case .miss2k: return "Miss among 2 000 registrations"
+        case .missHook2k: return "Miss among 2 000 registrations, onResolutionError hook installed"
+        case .miss100k: return "Miss among 100 000 registrations"
+        case .missHook100k: return "Miss among 100 000 registrations, onResolutionError hook installed"
         }
     }
 

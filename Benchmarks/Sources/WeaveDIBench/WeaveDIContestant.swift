@@ -93,6 +93,35 @@ enum WeaveDIContestant {
                 })
         }
 
+        // A miss among 2 000 and among 100 000 registrations (10 000 types, then Factory keys,
+        // each a key of its own), with and without an `onResolutionError` hook that reads nothing.
+        let missCases: [(registrations: Int, plain: CaseID, hooked: CaseID)] = [
+            (2_000, .miss2k, .missHook2k), (100_000, .miss100k, .missHook100k),
+        ]
+        for (registrations, plain, hooked) in missCases where settings.wants(plain) || settings.wants(hooked) {
+            let container = Container()
+            for type in fillers.prefix(registrations) { registerFiller(type, in: container) }
+            for index in 0..<max(0, registrations - fillers.count) {
+                Factory { index }.register(in: container) { index }
+            }
+            if settings.wants(plain) {
+                results.record(
+                    plain, name,
+                    timed { n in
+                        for _ in 0..<n { blackHole(container.resolve(MissingService.self)) }
+                    })
+            }
+            if settings.wants(hooked) {
+                results.record(
+                    hooked, name,
+                    timed { n in
+                        let token = UnifiedDI.onResolutionError { _, _ in }
+                        for _ in 0..<n { blackHole(container.resolve(MissingService.self)) }
+                        token.cancel()
+                    })
+            }
+        }
+
         // Registration: 10 000 distinct types into a fresh container per round, as an app writes
         // it (generated code, see Generated/), then from one generic function.
         if settings.wants(.registration) {

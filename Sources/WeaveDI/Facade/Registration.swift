@@ -27,7 +27,9 @@ public struct Registration: Sendable {
         apply = { $0.register(name, type, scope: scope, file: file, line: line, factory: factory) }
     }
 
-    /// Registers `value` as the instance every resolution of `type` returns.
+    /// Registers `value` as the instance every resolution of `type` returns. A trailing closure
+    /// goes to the factory form, also for `Any`, `Any?` and `any Sendable`.
+    @_disfavoredOverload
     public init<T>(_ type: T.Type, default value: T, file: String = #fileID, line: Int = #line) {
         let box = UncheckedBox(value)
         apply = { $0.register(type, instance: box.value, file: file, line: line) }

@@ -9,6 +9,11 @@ extension Container {
     /// displacing what is there, so a concurrent `register` wins — and resolved from there, so a
     /// `.singleton` default is built once per root container. A scoped default that fails runs
     /// once per resolution, and nothing is kept: the next resolution runs it again.
+    ///
+    /// A default that cannot fail never fails here, whatever runs meanwhile (`reset()`,
+    /// re-registration): the installed record is resolved through directly, never looked up again
+    /// after it was installed, so the call returns the instance of the record that was installed
+    /// when the call found or installed it.
     @inlinable
     func resolveFactoryDefault<T>(
         _ makeDefault: @escaping @Sendable () throws -> T,
@@ -46,18 +51,17 @@ extension Container {
         let ranAndMissed = FailedFactoryDefault.take(key.id, matching: error)
         guard case .dependencyNotFound = error, !ranAndMissed else { throw error }
         let id = key.id
-        storeIfAbsent(key: key, scope: scope, site: site) { () throws -> T in
-            do {
-                return try makeDefault()
-            } catch {
-                if let error = error as? DIError, case .dependencyNotFound = error {
-                    FailedFactoryDefault.mark(id, error)
-                }
-                throw error
-            }
-        }
         do {
-            return try resolveCore(key: key, type: T.self)
+            return try resolveInstallingIfAbsent(key: key, scope: scope, site: site) { () throws -> T in
+                do {
+                    return try makeDefault()
+                } catch {
+                    if let error = error as? DIError, case .dependencyNotFound = error {
+                        FailedFactoryDefault.mark(id, error)
+                    }
+                    throw error
+                }
+            }
         } catch {
             _ = FailedFactoryDefault.take(id, matching: error)
             throw error

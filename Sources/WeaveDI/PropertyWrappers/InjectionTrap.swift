@@ -16,7 +16,7 @@ enum InjectionTrap {
         site: RegistrationSite,
         error: DIError
     ) -> String {
-        let typeName = String(describing: type)
+        let optionalType = TypeNames.optionalSpelling(type)
         var text = "\(wrapper) could not provide \(ResolutionFrame.displayName(type, name))"
         text += " to \(owner) (declared at \(site)): \(error.description)"
         if case .dependencyNotFound = error {
@@ -24,7 +24,7 @@ enum InjectionTrap {
             let optionalForm = wrapper == "@RequiredInject" ? "@Inject" : wrapper
             text += " The registration must exist before the first read: make it in"
             text += " `WeaveDI.Container.bootstrap` or `AutoRegistering.registerAllServices()` (in tests,"
-            text += " the `.container { ... }` trait), or declare the property `\(optionalForm) var …: \(typeName)?`"
+            text += " the `.container { ... }` trait), or declare the property `\(optionalForm) var …: \(optionalType)`"
             text += " if the dependency may be missing."
         }
         return text
@@ -34,7 +34,7 @@ enum InjectionTrap {
     /// where it is declared, then the inner failure (what its default threw: the missing type, the
     /// cycle's path, the factory's error).
     static func keyMessage(type: Any.Type, site: RegistrationSite, error: DIError) -> String {
-        "The Factory<\(String(reflecting: type))> key declared at \(site) has no value to return: \(error.description)"
+        "The Factory<\(TypeNames.qualified(type))> key declared at \(site) has no value to return: \(error.description)"
             + " Call the key's `resolveOrThrow()` to get this failure as an error instead of a trap."
     }
 }

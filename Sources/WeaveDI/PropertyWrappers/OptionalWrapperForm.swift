@@ -34,7 +34,7 @@ struct FactoryReturnedNil: Error, CustomStringConvertible {
     let type: Any.Type
 
     var description: String {
-        "the factory registered through an optional Factory<\(String(reflecting: type))?> returned nil"
+        "the factory registered through an optional Factory<\(TypeNames.qualified(type))?> returned nil"
     }
 }
 

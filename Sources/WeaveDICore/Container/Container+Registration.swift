@@ -38,15 +38,22 @@ extension Container {
     }
 
     /// Registers an existing instance: every resolution of `type` returns it.
+    ///
+    /// The `instance:` label is always written: a trailing closure goes to the factory form, also
+    /// when `type` is one a closure converts to (`Any`, `Any?`, `any Sendable`), so
+    /// `register(Any.self) { 42 }` registers a factory that builds `42`.
     @discardableResult
+    @_disfavoredOverload
     public func register<T>(_ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
         -> RegistrationHandle
     {
         store(key: RegistryKey(type), site: RegistrationSite(fileID: file, line: line), instance: instance)
     }
 
-    /// Registers an existing instance under `name`.
+    /// Registers an existing instance under `name` (a trailing closure goes to the factory form,
+    /// as for ``register(_:instance:file:line:)``).
     @discardableResult
+    @_disfavoredOverload
     public func register<T>(_ name: String, _ type: T.Type, instance: T, file: String = #fileID, line: Int = #line)
         -> RegistrationHandle
     {
@@ -90,12 +97,24 @@ extension Container {
     func insert(
         key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, _ make: () -> RegistrationRecord
     ) -> RegistrationHandle {
+        // A factory registering while a validation runs on this thread registers in the sandbox
+        // standing for this container, as its resolutions resolve there.
+        if autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0, let sandbox = divertedTarget(),
+            sandbox !== self
+        {
+            return sandbox.insert(key: key, type: type, scope: scope, site: site, make)
+        }
         let rejects = duplicatePolicy == .reject
+        // `registerAllServices()` running: what was registered before the run stays.
+        let keptUpTo = keptByAutoRegistration()
         var replaced: RegistrationRecord?
         var rejectedBy: RegistrationSite?
+        var kept = false
         let sequence = registry.withSlotForWriting(id: key.id) { slot, sequence in
             slot.lock.withLock {
-                if rejects, let existing = slot.record(named: key.name) {
+                if let keptUpTo, let earlier = slot.sequence(named: key.name), earlier <= keptUpTo {
+                    kept = true
+                } else if rejects, let existing = slot.record(named: key.name) {
                     rejectedBy = existing.site
                 } else {
                     replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
@@ -103,6 +122,8 @@ extension Container {
             }
             return sequence
         }
+        // The registration made before the run is kept; this one was never stored.
+        if kept { return RegistrationHandle(container: self, key: key, sequence: nil, site: site) }
         // Earlier records (and the instances they cached) are released here, outside every lock:
         // a deinit may resolve or register.
         if let rejectedBy {
@@ -151,18 +172,29 @@ extension Container {
         return false
     }
 
-    /// Stores a registration under `key` unless one is already there. Unlike `store`, it neither
-    /// replaces nor reports a duplicate: racing callers install one record between them.
-    package func storeIfAbsent<T>(
+    /// Resolves `key` through the record stored under it, or, when there is none, through a record
+    /// of `factory` stored there first. Unlike `store`, it neither replaces nor reports a
+    /// duplicate: racing callers install one record between them, and a concurrent `register`
+    /// wins.
+    ///
+    /// The record is held from the moment it is found or stored until the resolution ends, and the
+    /// key is not looked up again: a `reset()`, an `unregister` or a re-registration meanwhile
+    /// cannot turn the call into a miss. The caller gets what that record gives (its instance, or
+    /// a new one built from it), as a build that a reset overtakes hands its instance to its
+    /// caller.
+    package func resolveInstallingIfAbsent<T>(
         key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T
-    ) {
-        registry.withSlotForWriting(id: key.id) { slot, sequence in
-            guard slot.lock.withLock({ slot.record(named: key.name) == nil }) else { return }
+    ) throws(DIError) -> T {
+        let (record, lock) = registry.withSlotForWriting(id: key.id) { slot, sequence in
+            if let existing = slot.lock.withLock({ slot.record(named: key.name) }) { return (existing, slot.lock) }
             // Made outside the slot lock (an allocation); the write lock keeps other writers out.
             let record = makeRecord(
                 scope: scope, name: key.name, site: site, declaredDependencies: [], factory: factory)
             slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
+            return (record, slot.lock)
         }
+        ConcurrencyProbe.reach(.factoryDefaultHeld, subject: ResolutionFrame.displayName(T.self, key.name))
+        return try resolve(record: record, key: key, lock: lock, type: T.self, requester: nil)
     }
 
     /// Where the registration under `key` in this container itself (not a parent) was made, if any.

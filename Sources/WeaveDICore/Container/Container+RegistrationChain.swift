@@ -31,6 +31,14 @@ extension Container {
 }
 
 extension Container {
+    /// This container's own registrations (not its parents'), in registration order.
+    package func ownRegistrations() -> [ChainedRegistration] {
+        registry.allRecords().map { slot, record in
+            ChainedRegistration(
+                key: RegistryKey(rawID: slot.id, name: record.name), record: record, slot: slot, owner: self)
+        }
+    }
+
     /// Adds a copy of each of `registrations` with nothing built yet (a validation sandbox's
     /// registrations). The keys are unique and this container starts empty: nothing is replaced.
     package func addFreshCopies(of registrations: [ChainedRegistration]) {

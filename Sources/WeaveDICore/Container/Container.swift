@@ -80,12 +80,15 @@ public final class Container: @unchecked Sendable {
 
     /// A validation sandbox: a root container whose failures and slow resolutions reach
     /// `sink` only, and which never runs `AutoRegistering` (it is filled with copies instead).
-    package init(sandboxReportingTo sink: ValidationCollector) {
+    /// A sandbox standing for a child container has the sandbox of that container's parent as its
+    /// parent, so resolution walks the same chain it does in the app.
+    package init(sandboxReportingTo sink: ValidationCollector, parent: Container? = nil) {
         registry = Registry()
         currentTable = registry.current
-        self.parent = nil
-        self.root = nil
-        self.autoRegistrationWord = .create(AutoRegistrationState.done.rawValue)
+        self.parent = parent
+        let root = parent.map { $0.root ?? $0 }
+        self.root = root
+        self.autoRegistrationWord = root?.autoRegistrationWord ?? .create(AutoRegistrationState.done.rawValue)
         self.failureSink = sink
         self.alwaysRecordsGraph = true
     }
@@ -127,6 +130,9 @@ public final class Container: @unchecked Sendable {
 
     @usableFromInline
     static func boundShared() -> Container { boundContainer ?? processWide }
+
+    /// Whether `container` is the process-wide container (not one bound with `withShared`).
+    package static func isProcessWide(_ container: Container) -> Bool { container === processWide }
 
     /// Runs `operation` with `container` as ``shared`` for the current task and the child tasks
     /// and `Task {}`s it creates (a task-local value). `Task.detached`, other threads and dispatch
@@ -254,7 +260,12 @@ public final class Container: @unchecked Sendable {
     /// resolve in instead (a validation sandbox), or `nil` after auto-registration is done.
     @usableFromInline
     func prepareResolution() throws(DIError) -> Container? {
-        if let sandbox = divertedTarget() { return sandbox }
+        if autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0,
+            let sandbox = ResolutionStack.current.validation?.targetNotingReach(for: self)
+                ?? ValidationDiversion.task?.targetNotingReach(for: self)
+        {
+            return sandbox
+        }
         try (root ?? self).runAutoRegistration()
         return nil
     }
@@ -289,6 +300,8 @@ public final class Container: @unchecked Sendable {
             case wait(BuildTicket)
         }
         while true {
+            // Read outside the run's lock: the registry's write lock is never taken inside it.
+            let start = registry.latestSequence
             let step: Step = autoRegistration.withLock { run in
                 switch autoRegistrationState {
                 case .done:
@@ -296,6 +309,7 @@ public final class Container: @unchecked Sendable {
                 case .pending:
                     let ticket = BuildTicket(job: .autoRegistration, owner: me)
                     run.ticket = ticket
+                    run.startSequence = start
                     autoRegistrationState = .running
                     return .run(ticket)
                 case .running:
@@ -319,6 +333,15 @@ public final class Container: @unchecked Sendable {
                 try BuildCoordinator.shared.wait(for: ticket, waiter: me, waiterPath: stack.path)
             }
         }
+    }
+
+    /// While this thread runs `registerAllServices()` for this root container: the latest write
+    /// made before the run, which the run's registrations do not replace (a test's mocks and
+    /// `Factory` overrides, registered first, win). `nil` otherwise (one atomic load).
+    func keptByAutoRegistration() -> Int? {
+        guard root == nil, autoRegistrationState == .running else { return nil }
+        let me = ResolutionStack.current.threadID
+        return autoRegistration.withLock { run in run.ticket?.owner == me ? run.startSequence : nil }
     }
 
     /// `reset()`'s part: the next resolution runs `AutoRegistering` again — after the run in
@@ -352,6 +375,9 @@ struct AutoRegistrationControl {
     var ticket: BuildTicket?
     /// `reset()` was called during the run: its registrations were cleared, so it runs again.
     var resetDuringRun = false
+    /// The registry's latest write when the run started: the run does not replace a registration
+    /// made by then (see `Container.keptByAutoRegistration`).
+    var startSequence = 0
     /// Validations currently diverting the root's resolutions to their sandboxes.
     var diversions = 0
 }

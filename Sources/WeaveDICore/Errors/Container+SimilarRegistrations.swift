@@ -7,7 +7,7 @@ extension Container {
     /// registrations of `type` itself (its named ones when asked without a name, the unnamed one
     /// or other names when asked with one), then registered types whose names resemble `type`'s.
     func similarRegistrations(to type: Any.Type, name: String?) -> [String] {
-        let wanted = String(describing: type).lowercased()
+        let wanted = TypeNames.short(type).lowercased()
         let wantedID = RegistryKey(anyType: type).id
         var sameType = Set<String>()
         var lookAlikes = Set<String>()

@@ -4,8 +4,8 @@ import Foundation
 /// to do about it.
 public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// Nothing is registered for the type (and name). `similar` lists registered types whose names
-    /// look alike, which is usually the mistake.
-    case dependencyNotFound(Any.Type, name: String? = nil, similar: [String] = [])
+    /// look alike, which is usually the mistake (computed when first read: see ``LookAlikes``).
+    case dependencyNotFound(Any.Type, name: String? = nil, similar: LookAlikes = [])
     /// Resolving the type would need itself: `path` is the whole chain, first and last equal.
     case circularDependency(path: [String])
     /// The registered factory threw `underlying`.
@@ -34,7 +34,10 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
         switch self {
         case .dependencyNotFound(let type, let name, let similar):
             var text = "No registration for \(ResolutionFrame.displayName(type, name))."
-            let typeName = String(describing: type)
+            let similar = similar.names
+            let typeName = TypeNames.short(type)
+            // `typeName.self` as code; `nil` when the type has no spelling the suggestion could use.
+            let code = TypeNames.isSourceSpelling(typeName) ? TypeNames.metatypeExpression(type) : nil
             let qualified = TypeNames.qualified(type)
             // Other registrations of the type itself come first in `similar` (see
             // `Container.similarRegistrations`), spelled `Type` or `Type["name"]`.
@@ -47,8 +50,9 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
                 }
                 let quoted = names.map { "\"\($0)\"" }
                 if name == nil, let first = names.first {
+                    text += " \(typeName) is registered only under names: \(quoted.joined(separator: ", "))."
                     text +=
-                        " \(typeName) is registered only under names: \(quoted.joined(separator: ", ")). Resolve one by name: `resolve(\"\(first)\", \(typeName).self)`."
+                        code.map { " Resolve one by name: `resolve(\"\(first)\", \($0))`." } ?? " Resolve one by name."
                 } else {
                     let places = (sameType.contains(qualified) ? ["without a name"] : []) + quoted
                     text +=
@@ -61,18 +65,22 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
                 let implementations = lookAlikes.filter {
                     ($0.split(separator: ".").last.map { $0.lowercased() } ?? "").contains(protocolName)
                 }
-                if TypeNames.isProtocol(type), let implementation = implementations.first {
+                if TypeNames.isProtocol(type), let code, let implementation = implementations.first {
                     let short = implementation.split(separator: ".").last.map(String.init) ?? implementation
                     text +=
-                        " \(typeName) is a protocol: only a registration of \(typeName) itself serves it, not one of a type conforming to it. If \(short) conforms, register it as the protocol: `container.register(\(typeName).self) { \(short)() }`."
+                        " \(typeName) is a protocol: only a registration of \(typeName) itself serves it, not one of a type conforming to it. If \(short) conforms, register it as the protocol: `container.register(\(code)) { \(short)() }`."
                     return text
                 }
             }
+            guard let code else {
+                // Several primary associated types: the runtime does not record their order.
+                return text
+                    + " Register it with `container.register(_:factory:)`, writing the type's arguments in the order its protocol lists its primary associated types."
+            }
             if let name {
-                text += " Register it with `container.register(\"\(name)\", \(typeName).self) { ... }`."
+                text += " Register it with `container.register(\"\(name)\", \(code)) { ... }`."
             } else {
-                text +=
-                    " Register it with `container.register(\(typeName).self) { ... }` (or a module) before resolving it."
+                text += " Register it with `container.register(\(code)) { ... }` (or a module) before resolving it."
             }
             return text
         case .circularDependency(let path):
@@ -104,8 +112,8 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
                     "Resolution nested \(depth) async factories deep in one task, the limit in Container.maximumAsyncResolutionDepth (\(maximum)): \(chain). \(usual); if the graph really is this deep, raise Container.maximumAsyncResolutionDepth."
             }
         case .asyncResolutionRequired(let type, let name):
-            let typeName = String(describing: type)
-            let call = name.map { "resolveAsync(\"\($0)\", \(typeName).self)" } ?? "resolveAsync(\(typeName).self)"
+            let code = TypeNames.metatypeExpression(type)
+            let call = name.map { "resolveAsync(\"\($0)\", \(code))" } ?? "resolveAsync(\(code))"
             return
                 "\(ResolutionFrame.displayName(type, name)) is registered with an async factory and cannot be resolved synchronously. Resolve it with `try await container.\(call)` from async code (an async factory, a task, an async initializer)."
         }

@@ -7,8 +7,10 @@ extension Container {
     /// collector), counting a miss and adding look-alike registrations to it.
     ///
     /// A failure a factory rethrew after a nested call reported it is not reported again, so the
-    /// hooks hear each failure once. Look-alikes are computed only when someone will read them
-    /// (`thrown`: the caller gets the error), so a quiet miss builds no strings.
+    /// hooks hear each failure once. A miss that someone may read (`thrown`: the caller gets the
+    /// error; a hook; the log) carries its look-alikes unread: they are computed when first read,
+    /// usually when the message is formatted, so a miss costs the same with a hook that does not
+    /// read them (see ``DIError/LookAlikes``).
     @usableFromInline @discardableResult
     package func report(_ error: DIError, thrown: Bool = false) -> DIError {
         report(error, thrown: thrown, asyncDependent: nil)
@@ -31,12 +33,15 @@ extension Container {
             if recordsGraph, let dependent = stack.top ?? asyncDependent {
                 graph.record(from: dependent, to: key, type: type)
             }
-            if similar.isEmpty, thrown || failureSink != nil || ObservationCenter.shared.hasListeners(for: error) {
-                error = .dependencyNotFound(type, name: name, similar: similarRegistrations(to: type, name: name))
+            if !similar.isDeferred, similar.isEmpty,
+                thrown || failureSink != nil || ObservationCenter.shared.hasListeners(for: error)
+            {
+                error = .dependencyNotFound(
+                    type, name: name, similar: DIError.LookAlikes(lookingUp: type, name: name, in: self))
             }
         }
         if let failureSink {
-            failureSink.collect(error, dependent: stack.top ?? asyncDependent)
+            failureSink.collect(error, dependent: stack.top ?? asyncDependent, sandbox: identity)
         } else {
             ObservationCenter.shared.reportFailure(error)
         }

@@ -39,7 +39,11 @@ package final class ObservationCenter: HookRegistry {
     private struct State {
         var nextID = 0
         var slow: [SlowHook] = []
-        var errors: [(id: Int, handler: ErrorHandler)] = []
+        var errors: [(id: Int, handler: ErrorHandler)] = [] {
+            // Kept alongside, so a failure reads the handlers without building an array.
+            didSet { errorHandlers = errors.map(\.handler) }
+        }
+        var errorHandlers: [ErrorHandler] = []
         var slowThreshold: TimeInterval = ObservationCenter.defaultSlowThreshold
         /// Replaces the swift-log logger (tests capture messages with it).
         var logger: Logger?
@@ -138,7 +142,7 @@ package final class ObservationCenter: HookRegistry {
     }
 
     package func reportFailure(_ error: DIError) {
-        let handlers = state.withLock { $0.errors.map(\.handler) }
+        let handlers = state.withLock { $0.errorHandlers }
         if logLevel >= error.logLevel {
             if error.logLevel == .errors {
                 logger.error("\(error.description)", source: Self.source)

@@ -72,6 +72,10 @@ final class Registry: @unchecked Sendable {
         return TypeSlot(storage: storage)
     }
 
+    /// The number of the latest write (0 before any): a record whose write number is at most
+    /// this was registered before now.
+    var latestSequence: Int { writeLock.withLock { sequence } }
+
     /// Runs `body` with the write lock held and the slot for `id`, creating it when missing.
     /// `sequence` numbers the write (unique in this registry; registration order). A new slot
     /// is published after `body` fills it, so readers never see it empty.

@@ -13,12 +13,22 @@ enum ConcurrencyProbe {
         case ownerWillFinish
         /// A scoped resolution chose the scope instance it resolves in (and has not locked it yet).
         case scopeInstanceChosen
+        /// A `Factory` key's scoped default was installed (or found) in the registry, and the
+        /// resolution holds its record and is about to resolve through it.
+        case factoryDefaultHeld
     }
 
     @inline(__always)
     static func reach(_ point: Point, _ job: @autoclosure () -> BuildTicket.Job) {
         #if DEBUG
             if let handler = ConcurrencyTestHooks.handler.current { handler(point.rawValue, job().displayName) }
+        #endif
+    }
+
+    @inline(__always)
+    static func reach(_ point: Point, subject: @autoclosure () -> String) {
+        #if DEBUG
+            if let handler = ConcurrencyTestHooks.handler.current { handler(point.rawValue, subject()) }
         #endif
     }
 
@@ -37,7 +47,7 @@ enum ConcurrencyProbe {
     @_spi(Testing)
     public enum ConcurrencyTestHooks {
         /// The handler receives the point's name (`waiterWillBlock`, `waiterDidWake`,
-        /// `ownerWillFinish`, `scopeInstanceChosen`) and what it concerns (a registration's display
+        /// `ownerWillFinish`, `scopeInstanceChosen`, `factoryDefaultHeld`) and what it concerns (a registration's display
         /// name, an `InjectedValues` default, `AutoRegistering.registerAllServices()`, or a scope).
         public typealias Handler = @Sendable (_ point: String, _ subject: String) -> Void
 

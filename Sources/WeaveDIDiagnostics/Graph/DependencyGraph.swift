@@ -99,7 +99,7 @@ extension DependencyGraph {
             )
         }
         .sorted { ($0.full, $0.key.name ?? "", $0.key.id) < ($1.full, $1.key.name ?? "", $1.key.id) }
-        let shortLabels = ordered.map { DependencyGraph.label(String(describing: $0.type), $0.key.name) }
+        let shortLabels = ordered.map { DependencyGraph.label(TypeNames.short($0.type), $0.key.name) }
         var labelCounts: [String: Int] = [:]
         for label in shortLabels { labelCounts[label, default: 0] += 1 }
 
@@ -143,7 +143,7 @@ extension DependencyGraph {
         /// The node's identifier in this graph and its exports (`n0`, `n1`, …, in the order of
         /// ``typeName`` then ``name``).
         public let id: String
-        /// The fully qualified type, as `String(reflecting:)` spells it (`MyApp.UserService`).
+        /// The fully qualified type (`MyApp.UserService`, `any MyApp.Repository<MyApp.User>`).
         public let typeName: String
         /// The name the type is registered under, if any.
         public let name: String?

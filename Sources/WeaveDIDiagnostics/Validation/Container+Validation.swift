@@ -7,11 +7,14 @@ extension Container {
     /// singleton holding a transient, weak or custom-scoped instance), factories that throw,
     /// dependencies modules declared that are not registered, plus the whole dependency graph.
     ///
-    /// The sandbox is a fresh container holding fresh copies of the registrations, bound as
-    /// `Container.shared` while validation runs; and the resolutions the validating thread asks
-    /// of this container or its parents (a factory that captured the bootstrap's `container`)
-    /// are made in the sandbox too. So factories that resolve through a captured container,
-    /// `Container.shared`, `UnifiedDI`, the property wrappers or `Factory` keys all resolve there.
+    /// The verdict is resolution's. The sandbox mirrors the app's containers: a fresh container
+    /// per container of this one's chain (each the child of its parent's), holding fresh copies
+    /// of its registrations, and, when `Container.shared` is another container, a copy of that
+    /// one's chain too. The resolutions (and registrations) the validating thread asks of any of
+    /// those containers — a factory's captured container or parent, `Container.shared` through
+    /// `UnifiedDI`, the property wrappers or `Factory` keys — are made in their copies, so each
+    /// factory sees what it sees in the app. A factory that resolves from a container other than
+    /// this one is listed in ``ValidationReport/outsideResolutions``, naming that container.
     /// The app's singletons, scope instances, statistics and dependency graph are untouched, and
     /// its `onResolutionError` and `onSlowResolution` hooks hear nothing. Factories do run (in the
     /// sandbox), side effects included. Other threads keep using the app's container meanwhile.

@@ -24,6 +24,12 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// cannot await, so it leaves them to ``Container/validateAsync()``, which builds them too.
     /// Empty in a report of `validateAsync()`. Not counted as problems.
     public internal(set) var unbuiltAsyncRegistrations: [String] = []
+    /// Factories that resolved from a container other than the validated one: a parent they
+    /// captured, or `Container.shared` (through `UnifiedDI`, a property wrapper or a `Factory` key)
+    /// while another container is validated. What they resolved there was checked there, as the app
+    /// resolves it; these are not counted as problems, but say where the graph leaves the
+    /// validated container.
+    public internal(set) var outsideResolutions: [OutsideResolution] = []
 
     /// The missing dependencies that modules declared in `dependencies:`.
     public var missingDeclaredDependencies: [MissingDependency] { missingDependencies.filter(\.isDeclared) }
@@ -55,6 +61,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         section("Factories that threw", failingFactories.map(\.description))
         section("Other failures", otherFailures.map(\.description))
         section("Not built (async factories; use validateAsync())", unbuiltAsyncRegistrations)
+        section("Resolved outside the validated container", outsideResolutions.map(\.description))
         return lines.joined(separator: "\n")
     }
 }
@@ -74,6 +81,9 @@ extension ValidationReport {
         public let wasRequested: Bool
         /// Whether the dependent's module declared it in `dependencies:`.
         public let isDeclared: Bool
+        /// The container it was asked of and is not registered in, when that is not the
+        /// validated container (`"Container.shared (the process-wide container)"`, `"its parent"`).
+        public internal(set) var askedOf: String? = nil
 
         /// "`MyApp.UserService` (registered at App/Setup.swift:12) needs `MyApp.Logger`, which is not
         /// registered", with how that was found.
@@ -85,8 +95,32 @@ extension ValidationReport {
                 return "\(missing) is not registered. Register it (or a module for it)."
             }
             let site = dependentSite.map { " (registered at \($0))" } ?? ""
+            if let askedOf {
+                return
+                    "\(dependent)\(site) needs \(missing), which is not registered in \(askedOf), where its factory asks for it (\(found.joined(separator: ", "))). Register it there, or resolve it from the container that has it."
+            }
             return
                 "\(dependent)\(site) needs \(missing), which is not registered (\(found.joined(separator: ", "))). Register it, or remove the dependency."
+        }
+    }
+
+    /// A factory that resolved from a container other than the validated one.
+    public struct OutsideResolution: Sendable, Hashable, CustomStringConvertible {
+        /// The registration whose factory did (type and name), if a factory did.
+        public let dependent: String?
+        /// The container it resolved from: `"its parent"`, `"Container.shared (the process-wide
+        /// container)"`, `"Container.shared (the container bound with withShared)"`.
+        public let container: String
+
+        /// A factory of `dependent` that resolved from `container`.
+        public init(dependent: String?, container: String) {
+            self.dependent = dependent
+            self.container = container
+        }
+
+        /// Who resolved from where.
+        public var description: String {
+            "\(dependent.map { "The factory of \($0)" } ?? "A resolution") resolves from \(container), not from the validated container."
         }
     }
 

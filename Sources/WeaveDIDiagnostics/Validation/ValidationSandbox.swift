@@ -1,36 +1,78 @@
 import WeaveDICore
 
-/// A throwaway container holding fresh copies of another container's registrations (and its
-/// parents'), where validation resolves everything without touching the app.
+/// Throwaway containers holding fresh copies of another container's registrations and of its
+/// parents', where validation resolves everything without touching the app.
 ///
-/// Resolution runs with the sandbox bound as `Container.shared`, so factories that resolve through
-/// `Container.shared`, `UnifiedDI` or the property wrappers resolve in the sandbox; and while it
-/// runs, resolutions the validating thread asks of the validated container or its parents — a
-/// factory that captured the bootstrap's `container` — are diverted to the sandbox too. Its
-/// failures go to its collector, never to the app's hooks or log; its singletons and scope
-/// instances are its own and are released with it.
+/// The sandboxes mirror the app's containers: one per container of the validated chain, each
+/// the child of its parent's sandbox, so a registration is resolved where it is in the app and a
+/// factory that captured a parent resolves in (the sandbox of) that parent, seeing only what the
+/// parent sees. When `Container.shared` is not one of those containers, its chain is mirrored too.
+/// While validation runs, resolutions the validating thread asks of any of those containers — a
+/// factory's captured container, `Container.shared` through `UnifiedDI`, the property wrappers or
+/// `Factory` keys — are diverted to their sandboxes, and one asked of a container other than the
+/// validated one is noted for the report. Failures go to the collector, never to the app's hooks
+/// or log; the sandboxes' singletons and scope instances are their own and released with them.
 final class ValidationSandbox {
     let collector = ValidationCollector()
+    /// The validated container's sandbox.
     let container: Container
     /// The validated container.
     let source: Container
+    /// Each real container (validated chain, then `Container.shared`'s) and its sandbox.
+    let sandboxes: [(real: Container, sandbox: Container)]
+    /// How the report names each real container, by its sandbox's identity and its own.
+    let names: [ObjectIdentifier: String]
 
     init(copying source: Container) {
         self.source = source
+        let shared = Container.shared
         // The app would run its AutoRegistering setup before its first resolution; so does this.
         // It fails only when the run in progress waits for this very thread (validation started
         // inside a factory the run needs); the registrations made so far are validated then.
         _ = try? source.ensureAutoRegistered()
-        container = Container(sandboxReportingTo: collector)
-        container.addFreshCopies(of: source.chainedRegistrations())
+        _ = try? shared.ensureAutoRegistered()
+        let collector = collector
+        var pairs: [(real: Container, sandbox: Container)] = []
+        var names: [ObjectIdentifier: String] = [:]
+        func mirror(_ chain: [Container], naming name: (Int) -> String) {
+            var parentSandbox: Container?
+            for (level, real) in chain.enumerated().reversed() {
+                if let known = pairs.first(where: { $0.real === real }) {
+                    parentSandbox = known.sandbox
+                    continue
+                }
+                let sandbox = Container(sandboxReportingTo: collector, parent: parentSandbox)
+                sandbox.addFreshCopies(of: real.ownRegistrations())
+                pairs.append((real, sandbox))
+                names[real.identity] = name(level)
+                names[sandbox.identity] = name(level)
+                parentSandbox = sandbox
+            }
+        }
+        mirror(source.chain) { level in
+            level == 0 ? "the validated container" : level == 1 ? "its parent" : "its parent \(level) levels up"
+        }
+        if !source.chain.contains(where: { $0 === shared }) {
+            let sharedName =
+                Container.isProcessWide(shared)
+                ? "Container.shared (the process-wide container)"
+                : "Container.shared (the container bound with withShared)"
+            mirror(shared.chain) { level in
+                level == 0 ? sharedName : level == 1 ? "the parent of \(sharedName)" : "a parent of \(sharedName)"
+            }
+        }
+        sandboxes = pairs
+        self.names = names
+        container = pairs.first { $0.real === source }.unsafelyUnwrapped.sandbox
     }
 
     deinit {
         // Sandbox singletons and scope instances go now, not whenever the last edge lets go.
-        container.reset()
+        for pair in sandboxes { pair.sandbox.reset() }
     }
 
-    /// The sandbox's registrations (factories that register add to them).
+    /// The validated container's registrations, each in the sandbox of the container that owns
+    /// it in the app (factories that register add to them).
     var registrations: [ChainedRegistration] { container.chainedRegistrations() }
 
     /// Resolves `registration` in the sandbox. Returns the failure, and whether it was already
@@ -47,29 +89,28 @@ final class ValidationSandbox {
     }
 
     /// Resolves `registration` in the sandbox with `await` (an async factory's too), the
-    /// resolutions the current task asks of the validated container diverted here.
+    /// resolutions the current task asks of the mirrored containers diverted here.
     func resolveAsync(_ registration: ChainedRegistration) async -> (error: DIError, collected: Bool)? {
-        await Container.withShared(container) {
-            await source.divertResolutionsAsync(to: container) { () async -> (error: DIError, collected: Bool)? in
-                do {
-                    _ = try await registration.resolveAsync()
-                    return nil
-                } catch let error as DIError {
-                    return (error, collector.all.contains { $0.error.isSameFailure(as: error) })
-                } catch let reported as ReportedAsyncFailure {
-                    return (reported.error, true)
-                } catch {
-                    // Only a cancellation gets here: the validating task was cancelled.
-                    return (
-                        DIError.factoryFailed(
-                            registration.record.type, name: registration.record.name, underlying: error), false
-                    )
-                }
+        await source.divertResolutionsAsync(to: sandboxes, sink: collector) {
+            () async -> (error: DIError, collected: Bool)? in
+            do {
+                _ = try await registration.resolveAsync()
+                return nil
+            } catch let error as DIError {
+                return (error, collector.all.contains { $0.error.isSameFailure(as: error) })
+            } catch let reported as ReportedAsyncFailure {
+                return (reported.error, true)
+            } catch {
+                // Only a cancellation gets here: the validating task was cancelled.
+                return (
+                    DIError.factoryFailed(
+                        registration.record.type, name: registration.record.name, underlying: error), false
+                )
             }
         }
     }
 
-    /// Resolves `type` (unnamed) as `Container.shared.resolve(type)` would, in the sandbox.
+    /// Resolves `type` (unnamed) as `resolve(type)` on the validated container would, in the sandbox.
     func resolve(_ type: Any.Type) -> DIError? {
         isolated { () -> DIError? in
             do throws(DIError) {
@@ -82,10 +123,10 @@ final class ValidationSandbox {
         }
     }
 
-    /// Runs `body` with the sandbox standing in for the validated container and its parents:
-    /// bound as `Container.shared`, and taking the resolutions asked of them on this thread.
+    /// Runs `body` with the sandboxes taking the resolutions asked of the containers they mirror
+    /// on this thread.
     private func isolated<R>(_ body: () -> R) -> R {
-        Container.withShared(container) { source.divertResolutions(to: container, body) }
+        source.divertResolutions(to: sandboxes, sink: collector, body)
     }
 }
 
@@ -133,10 +174,11 @@ extension ValidationSandbox {
         var missing: [ValidationReport.MissingDependency] = []
         var missingIndex: [String: Int] = [:]
         func addMissing(
-            dependent: String?, site: RegistrationSite?, type: Any.Type, name: String?, requested: Bool, declared: Bool
+            dependent: String?, site: RegistrationSite?, type: Any.Type, name: String?, requested: Bool, declared: Bool,
+            askedOf: String? = nil
         ) {
             let missingName = ResolutionFrame.displayName(type, name)
-            let id = "\(dependent ?? "")\u{0}\(missingName)"
+            let id = "\(dependent ?? "")\u{0}\(missingName)\u{0}\(askedOf ?? "")"
             if let index = missingIndex[id] {
                 let old = missing[index]
                 missing[index] = ValidationReport.MissingDependency(
@@ -145,10 +187,11 @@ extension ValidationSandbox {
                     isDeclared: old.isDeclared || declared)
             } else {
                 missingIndex[id] = missing.count
-                missing.append(
-                    ValidationReport.MissingDependency(
-                        dependent: dependent, dependentSite: site, missing: missingName, missingType: type,
-                        wasRequested: requested, isDeclared: declared))
+                var entry = ValidationReport.MissingDependency(
+                    dependent: dependent, dependentSite: site, missing: missingName, missingType: type,
+                    wasRequested: requested, isDeclared: declared)
+                entry.askedOf = askedOf
+                missing.append(entry)
             }
         }
 
@@ -159,10 +202,12 @@ extension ValidationSandbox {
         for failure in collector.all {
             switch failure.error {
             case .dependencyNotFound(let type, let name, _):
+                // Missing where it was asked: say so when that is not the validated container.
+                let askedOf = failure.sandbox.flatMap { $0 == container.identity ? nil : names[$0] }
                 addMissing(
                     dependent: failure.dependent?.displayName,
                     site: failure.dependent.flatMap { byKey[$0.key]?.record.site },
-                    type: type, name: name, requested: true, declared: false)
+                    type: type, name: name, requested: true, declared: false, askedOf: askedOf)
             case .circularDependency(let path):
                 let cycle = ValidationReport.Cycle(path: path) { siteByName[$0] }
                 if !cycles.contains(cycle) { cycles.append(cycle) }
@@ -188,7 +233,11 @@ extension ValidationSandbox {
             }
         }
 
-        let edges = Array(container.graph.allEdges)
+        var edges: [DependencyGraphRecorder.Edge] = []
+        var seenEdges = Set<DependencyGraphRecorder.Edge>()
+        for pair in sandboxes {
+            for edge in pair.sandbox.graph.allEdges where seenEdges.insert(edge).inserted { edges.append(edge) }
+        }
         var captives: [ValidationReport.CaptiveDependency] = []
         for edge in edges {
             guard let holder = byKey[edge.from.key], holder.record.scope == .singleton,
@@ -201,7 +250,7 @@ extension ValidationSandbox {
                     dependencySite: held.record.site))
         }
 
-        return ValidationReport(
+        var report = ValidationReport(
             validatedCount: validatedCount,
             missingDependencies: missing.sorted { ($0.dependent ?? "", $0.missing) < ($1.dependent ?? "", $1.missing) },
             cycles: cycles.sorted { $0.path.lexicographicallyPrecedes($1.path) },
@@ -209,5 +258,9 @@ extension ValidationSandbox {
             failingFactories: failing.sorted { $0.typeName < $1.typeName },
             otherFailures: other,
             graph: DependencyGraph(registrations: all, recorded: edges))
+        report.outsideResolutions = collector.allReaches.compactMap { reach in
+            names[reach.container].map { ValidationReport.OutsideResolution(dependent: reach.dependent, container: $0) }
+        }
+        return report
     }
 }

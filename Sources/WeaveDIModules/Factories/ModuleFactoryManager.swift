@@ -312,7 +312,7 @@ public struct ModuleFactoryManager: Sendable {
                     let key = RegistryKey(anyType: dependency)
                     if provided[key] == nil && !container.isRegistered(key: key) {
                         throw ModuleFactoryError.missingDependency(
-                            module: module.description, dependency: String(reflecting: dependency),
+                            module: module.description, dependency: TypeNames.qualified(dependency),
                             origin: ModuleFactoryError.Origin(factory: entry.name, site: module.site))
                     }
                 }

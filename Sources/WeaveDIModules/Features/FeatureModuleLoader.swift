@@ -11,6 +11,13 @@ import WeaveDICore
 ///   loaded, and a later `load` tries again.
 /// - A dependency cycle or an unknown feature name is a thrown ``FeatureModuleError`` naming the
 ///   path, detected before anything on that path is configured.
+/// - A cycle made by `configure()` itself — a feature whose `configure()` loads a feature that
+///   (through its own `configure()` or its ``FeatureModule/dependencies()``) needs the first one,
+///   two, three or more features deep, in one task or across the tasks of concurrent `load` calls —
+///   is thrown at once as ``FeatureModuleError/circularDependency(path:)`` naming the whole path
+///   (not wrapped in ``FeatureModuleError/configurationFailed(_:underlying:)``), never a wait that
+///   cannot end. Every feature on the path is left not loaded and not in flight: a later `load`
+///   tries it again.
 ///
 /// A configuration runs in its own task, inheriting the task-local values (such as a container
 /// bound with ``Container/withShared(_:isolation:operation:)``) of the `load` call that started it;
@@ -30,6 +37,23 @@ public actor FeatureModuleLoader {
     private var loadedNames: Set<String> = []
     private var configurationOrder: [String] = []
     private var inFlight: [String: Task<Void, any Error>] = [:]
+    /// Feature whose configuration is waiting -> the in-flight features it waits for (the
+    /// loader's wait-for graph, for cycles across tasks).
+    private var waits: [String: [String]] = [:]
+
+    /// The features whose configurations the current task runs inside, outermost first, for
+    /// every loader (a configuration task inherits its starter's chain and adds its feature).
+    private struct Frame: Sendable {
+        let loader: ObjectIdentifier
+        let name: String
+    }
+    @TaskLocal private static var chain: [Frame] = []
+
+    /// This loader's features whose configurations the current task runs inside.
+    private var ancestors: [String] {
+        let me = ObjectIdentifier(self)
+        return Self.chain.filter { $0.loader == me }.map(\.name)
+    }
 
     /// A loader that knows no features yet.
     public init() {}
@@ -120,9 +144,15 @@ public actor FeatureModuleLoader {
         var finished: Set<String> = []
         var path: [String] = []
         var onPath: Set<String> = []
+        let ancestors = ancestors
 
         func visit(_ name: String) throws {
             if loadedNames.contains(name) || finished.contains(name) { return }
+            // A configuration this task runs inside needs its own feature again: waiting for it
+            // would be waiting for ourselves.
+            if let index = ancestors.firstIndex(of: name) {
+                throw FeatureModuleError.circularDependency(path: Array(ancestors[index...]) + path + [name])
+            }
             if onPath.contains(name) {
                 let start = path.firstIndex(of: name) ?? path.startIndex
                 throw FeatureModuleError.circularDependency(path: Array(path[start...]) + [name])
@@ -147,13 +177,33 @@ public actor FeatureModuleLoader {
     /// caller already started.
     private func loadOne(_ name: String) async throws {
         if loadedNames.contains(name) { return }
+        let ancestors = ancestors
+        if let index = ancestors.firstIndex(of: name) {
+            throw FeatureModuleError.circularDependency(path: Array(ancestors[index...]) + [name])
+        }
         let task: Task<Void, any Error>
+        let waiter = ancestors.last
         if let running = inFlight[name] {
             task = running
+            // Another task configures `name`. If that configuration waits, directly or through
+            // others, for the one this task runs inside, neither can finish.
+            if let waiter {
+                if let cycle = waitPath(from: name, to: waiter) {
+                    throw FeatureModuleError.circularDependency(path: [waiter] + cycle)
+                }
+            }
         } else {
             guard let module = modules[name] else { throw FeatureModuleError.unknownModule(name, path: [name]) }
-            task = Task { try await Self.configure(module, named: name) }
+            let chain = Self.chain + [Frame(loader: ObjectIdentifier(self), name: name)]
+            task = Task { try await Self.$chain.withValue(chain) { try await Self.configure(module, named: name) } }
             inFlight[name] = task
+        }
+        if let waiter { waits[waiter, default: []].append(name) }
+        defer {
+            if let waiter, let index = waits[waiter]?.firstIndex(of: name) {
+                waits[waiter]?.remove(at: index)
+                if waits[waiter]?.isEmpty == true { waits[waiter] = nil }
+            }
         }
         do {
             try await task.value
@@ -166,10 +216,30 @@ public actor FeatureModuleLoader {
         if loadedNames.insert(name).inserted { configurationOrder.append(name) }
     }
 
+    /// The features from `start` to `target` along the wait-for graph (`start` first, `target`
+    /// last), or `nil` when `start`'s configuration does not wait for `target`'s.
+    private func waitPath(from start: String, to target: String) -> [String]? {
+        var visited: Set<String> = []
+        func search(_ name: String) -> [String]? {
+            if name == target { return [name] }
+            guard visited.insert(name).inserted else { return nil }
+            for next in waits[name] ?? [] {
+                if let rest = search(next) { return [name] + rest }
+            }
+            return nil
+        }
+        return search(start)
+    }
+
     private static func configure(_ module: any FeatureModule.Type, named name: String) async throws {
         ObservationCenter.shared.logInfo("Configuring feature module \(name)")
         do {
             try await module.configure()
+        } catch let error as FeatureModuleError {
+            // A cycle names the whole path already; wrapping it at every level would bury it.
+            if case .circularDependency = error { throw error }
+            ObservationCenter.shared.logError("Feature module \(name) failed to configure: \(error)")
+            throw FeatureModuleError.configurationFailed(name, underlying: error)
         } catch {
             ObservationCenter.shared.logError("Feature module \(name) failed to configure: \(error)")
             throw FeatureModuleError.configurationFailed(name, underlying: error)

@@ -161,7 +161,7 @@ extension DiagnosticsGlobalState {
             let container = Container()
             container.register(LogProbeLookAlikes.self) { LogProbeLookAlikes() }
             func similar(_ error: DIError) -> [String] {
-                if case .dependencyNotFound(_, _, let similar) = error { return similar }
+                if case .dependencyNotFound(_, _, let similar) = error { return similar.names }
                 return []
             }
             _ = capturedLog(at: .off, mentioning: "LogProbe") {
@@ -179,6 +179,34 @@ extension DiagnosticsGlobalState {
                 #expect(
                     similar(container.report(.dependencyNotFound(LogProbeLookAlike.self)))
                         == ["WeaveDITests.LogProbeLookAlikes"])
+            }
+        }
+
+        @Test func aHookedMissComputesItsLookAlikesOnlyWhenTheMessageIsFormatted() throws {
+            // A hook that only counts misses must not pay for a scan of every registration.
+            let container = Container()
+            container.register(LogProbeLookAlikes.self) { LogProbeLookAlikes() }
+            let heard = Recorder<DIError>()
+            _ = capturedLog(at: .off, mentioning: "LogProbe") {
+                let token = UnifiedDI.onResolutionError { _, error in
+                    if case .dependencyNotFound(let type, _, _) = error, type == LogProbeLookAlike.self {
+                        heard.append(error)
+                    }
+                }
+                defer { token.cancel() }
+                #expect(container.resolve(LogProbeLookAlike.self) == nil)
+                #expect((try? container.resolveOrThrow(LogProbeLookAlike.self)) == nil)
+            }
+            #expect(heard.all.count == 2)
+            for error in heard.all {
+                guard case .dependencyNotFound(_, _, let similar) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                // Carried as a look-up, not as names: nothing was computed for the hook.
+                #expect(similar.isDeferred)
+                #expect("\(error)".contains("Registered types with similar names: WeaveDITests.LogProbeLookAlikes."))
+                #expect(similar.names == ["WeaveDITests.LogProbeLookAlikes"])
             }
         }
 

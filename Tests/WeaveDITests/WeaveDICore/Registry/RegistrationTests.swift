@@ -198,3 +198,59 @@ struct RegistrationTests {
         }
     }
 }
+
+/// A trailing closure after a top type (`Any`, `Any?`, `any Sendable`) registers a factory: the
+/// closure converts to those types too, and used to be stored as the instance.
+@Suite("Registration of top types")
+struct TopTypeRegistrationTests {
+    @Test func anyWithATrailingClosureRegistersAFactory() {
+        let container = Container()
+        container.register(Any.self) { 42 }
+        #expect(container.resolve(Any.self) as? Int == 42)
+        container.register("answer", Any.self) { 43 }
+        #expect(container.resolve("answer", Any.self) as? Int == 43)
+    }
+
+    @Test func optionalAnyWithATrailingClosureRegistersAFactory() {
+        let container = Container()
+        container.register(Any?.self) { 42 }
+        let resolved: Any?? = container.resolve(Any?.self)
+        #expect(resolved.flatMap { $0 } as? Int == 42)
+    }
+
+    @Test func anySendableWithATrailingClosureRegistersAFactory() {
+        let container = Container()
+        container.register((any Sendable).self, scope: .singleton) { 42 }
+        #expect(container.resolve((any Sendable).self) as? Int == 42)
+        container.register("text", (any Sendable).self) { "built" }
+        #expect(container.resolve("text", (any Sendable).self) as? String == "built")
+    }
+
+    @Test func theFactoryRunsAtResolutionNotAtRegistration() {
+        let container = Container()
+        let builds = Counter()
+        container.register(Any.self) { builds.increment() }
+        #expect(builds.value == 0)
+        _ = container.resolve(Any.self)
+        _ = container.resolve(Any.self)
+        #expect(builds.value == 2)
+    }
+
+    @Test func theInstanceFormWithItsLabelStillStoresAClosure() {
+        let container = Container()
+        let closure: @Sendable () -> Int = { 7 }
+        container.register(Any.self, instance: closure)
+        #expect((container.resolve(Any.self) as? @Sendable () -> Int)?() == 7)
+    }
+
+    @Test func registerManyWithATrailingClosureRegistersAFactory() {
+        let container = Container()
+        Container.withShared(container) {
+            UnifiedDI.registerMany {
+                Registration(Any.self) { 42 }
+            }
+        }
+        let resolved = container.resolve(Any.self)
+        #expect(resolved as? Int == 42, "\(String(describing: resolved))")
+    }
+}

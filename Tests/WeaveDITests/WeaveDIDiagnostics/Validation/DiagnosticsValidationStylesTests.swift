@@ -105,7 +105,8 @@ struct DiagnosticsValidationStylesTests {
             VSHolder(try Container.shared.resolveOrThrow(VSHelper.self))
         }
         container.register(VSHelper.self) { VSHelper() }
-        Self.expectEveryProblem(container.validate())
+        // The factories reach Container.shared: the app binds this container as shared.
+        Self.expectEveryProblem(Container.withShared(container) { container.validate() })
     }
 
     @Test("factories resolving through UnifiedDI")
@@ -118,7 +119,7 @@ struct DiagnosticsValidationStylesTests {
         container.register(VSSelf.self) { VSSelf(try UnifiedDI.resolveOrThrow(VSSelf.self)) }
         container.register(VSHolder.self, scope: .singleton) { VSHolder(try UnifiedDI.resolveOrThrow(VSHelper.self)) }
         container.register(VSHelper.self) { VSHelper() }
-        Self.expectEveryProblem(container.validate())
+        Self.expectEveryProblem(Container.withShared(container) { container.validate() })
     }
 
     @Test("registrations made by modules, capturing the container")

@@ -60,12 +60,16 @@ struct BrokenGraph {
         container.register(module)
         container.register(VFine.self) { VFine() }
     }
+
+    /// Its factories reach their dependencies through `Container.shared`: the app makes it the
+    /// shared container, and so does its validation.
+    func validate() -> ValidationReport { Container.withShared(container) { container.validate() } }
 }
 
 @Suite struct DiagnosticsValidationTests {
     @Test func reportsEveryKindOfProblemAtOnce() throws {
         let broken = BrokenGraph()
-        let report = broken.container.validate()
+        let report = broken.validate()
         #expect(!report.isValid)
         #expect(report.validatedCount == 9)
 
@@ -123,7 +127,7 @@ struct BrokenGraph {
     }
 
     @Test func reportCarriesTheWholeGraph() throws {
-        let report = BrokenGraph().container.validate()
+        let report = BrokenGraph().validate()
         let graph = report.graph
         let holder = try #require(graph.nodes(typeName: "WeaveDITests.VCaptiveHolder").first)
         #expect(graph.dependencies(of: holder.id).map(\.label) == ["VRequestThing", "VTransientHelper"])
@@ -135,11 +139,13 @@ struct BrokenGraph {
     @Test func throwingFormCarriesTheReport() {
         let broken = BrokenGraph()
         do {
-            try broken.container.validateOrThrow()
+            try Container.withShared(broken.container) { try broken.container.validateOrThrow() }
             Issue.record("validateOrThrow did not throw")
-        } catch {
+        } catch let error as ValidationError {
             #expect(error.report.issueCount == 6)
             #expect(error.description == error.report.description)
+        } catch {
+            Issue.record("\(error)")
         }
     }
 
@@ -149,8 +155,10 @@ struct BrokenGraph {
             VCaptiveHolder(Container.shared.resolve(VTransientHelper.self), nil)
         }
         container.register(VTransientHelper.self) { VTransientHelper() }
-        #expect(throws: ValidationError.self) { try container.validateOrThrow() }
-        try container.validateOrThrow(allowingCaptiveDependencies: true)
+        try Container.withShared(container) {
+            #expect(throws: ValidationError.self) { try container.validateOrThrow() }
+            try container.validateOrThrow(allowingCaptiveDependencies: true)
+        }
     }
 
     @Test func validGraphPasses() throws {
@@ -158,10 +166,12 @@ struct BrokenGraph {
         container.register(VFine.self) { VFine() }
         container.register(VUsesShared.self) { VUsesShared(Container.shared.resolve(VFine.self)) }
         container.register(VExpensive.self, scope: .singleton) { VExpensive() }
-        let report = container.validate()
-        #expect(report.isValid)
-        #expect(report.description == "Dependency graph is valid: 3 registrations resolved.")
-        try container.validateOrThrow()
+        try Container.withShared(container) {
+            let report = container.validate()
+            #expect(report.isValid)
+            #expect(report.description == "Dependency graph is valid: 3 registrations resolved.")
+            try container.validateOrThrow()
+        }
     }
 
     @Test func sandboxLeavesRealSingletonsAndStateUntouched() throws {
@@ -183,16 +193,21 @@ struct BrokenGraph {
         #expect(runs.value == 2)
     }
 
-    @Test func factoriesUsingTheSharedContainerResolveInTheSandbox() {
-        // VFine is registered only in this container; Container.shared inside the factory must
-        // be the sandbox (a copy of this container), not the process-wide container.
+    @Test func factoriesUsingTheSharedContainerResolveInTheSandboxOfTheSharedContainer() {
+        // VFine is registered only in this container. Bound as Container.shared, its factory
+        // finds it (in the sandbox, a copy of this container); not bound, the factory asks the
+        // shared container, which does not have it, as resolution does.
         let container = Container()
         container.register(VFine.self) { VFine() }
         container.register(VUsesShared.self) {
             guard let fine = Container.shared.resolve(VFine.self) else { throw VBoom() }
             return VUsesShared(fine)
         }
-        #expect(container.validate().isValid)
+        #expect(Container.withShared(container) { container.validate() }.isValid)
+        #expect(Container.withShared(container) { container.resolve(VUsesShared.self) } != nil)
+        let unbound = Container.withShared(Container()) { container.validate() }
+        #expect(!unbound.isValid)
+        #expect(Container.withShared(Container()) { container.resolve(VUsesShared.self) } == nil)
     }
 
     @Test func validatesParentRegistrationsAndChildOverrides() throws {
@@ -203,12 +218,13 @@ struct BrokenGraph {
             return VNeedsAbsent()
         }
         let child = Container(parent: parent)
-        // The child provides what the parent's factory needs: resolved from the child, it works.
+        // The child provides what the parent's factory needs through Container.shared: with the
+        // child bound as shared, it works.
         child.register(VAbsent.self) { VAbsent() }
-        let childReport = child.validate()
+        let childReport = Container.withShared(child) { child.validate() }
         #expect(childReport.isValid)
         #expect(childReport.validatedCount == 3)
-        let parentReport = parent.validate()
+        let parentReport = Container.withShared(parent) { parent.validate() }
         #expect(parentReport.missingDependencies.map(\.missing) == ["WeaveDITests.VAbsent"])
     }
 
@@ -258,7 +274,7 @@ extension DiagnosticsGlobalState {
             let heard = Recorder<String>()
             let token = UnifiedDI.onResolutionError { name, _ in heard.append(name) }
             defer { token.cancel() }
-            let report = BrokenGraph().container.validate()
+            let report = BrokenGraph().validate()
             #expect(!report.isValid)
             #expect(heard.all.filter { $0.hasPrefix("WeaveDITests.V") }.isEmpty)
         }
