@@ -16,9 +16,10 @@
     ///   and a disposable is disposed with reason `.shutdown`, each only after everything that
     ///   depends on it. A cache built from a database service is flushed before the database
     ///   stops; a service using a connection pool stops before the pool is closed.
+    ///   A service that is also `AsyncDisposable` is disposed once its `run()` has returned.
     /// - Leftovers: once the group has stopped (returned or thrown, also when it was cancelled and
-    ///   so could not keep the order), every built singleton that is `AsyncDisposable`, not a
-    ///   `Service` and not yet disposed is disposed with reason `.shutdown`, newest first
+    ///   so could not keep the order), every built singleton that is `AsyncDisposable` and not yet
+    ///   disposed is disposed with reason `.shutdown`, newest first
     ///   (``WeaveDI/Container/disposeSingletons(where:)``). Each object is disposed at most once.
     public struct ContainerServiceGroup: Sendable {
         /// The container's services, dependencies first.
@@ -96,7 +97,14 @@
             var members: [(service: any Service, name: String, isService: Bool)] = []
             for entry in ordered {
                 if let service = entry.candidate.service {
-                    members.append((service, entry.candidate.displayName, true))
+                    // A service that is also AsyncDisposable is disposed once it has stopped.
+                    let member: any Service =
+                        entry.candidate.instance is any AsyncDisposable
+                        ? ServiceThenDisposal(
+                            service: service, container: container, type: entry.candidate.type,
+                            name: entry.candidate.name)
+                        : service
+                    members.append((member, entry.candidate.displayName, true))
                 } else {
                     let disposal = SingletonDisposal(
                         container: container, type: entry.candidate.type, name: entry.candidate.name)
@@ -116,18 +124,18 @@
                     services: configurations, gracefulShutdownSignals: gracefulShutdownSignals, logger: logger))
         }
 
-        /// Runs the group until it stops, then disposes the container's singletons that are
-        /// `AsyncDisposable` and not services (newest first), also when the group throws.
+        /// Runs the group until it stops, then disposes the container's built `AsyncDisposable`
+        /// singletons that are not disposed yet (newest first), also when the group throws.
         ///
         /// Call it once.
         public func run() async throws {
             do {
                 try await group.run()
             } catch {
-                await disposeNonServiceSingletons()
+                await disposeLeftovers()
                 throw error
             }
-            await disposeNonServiceSingletons()
+            await disposeLeftovers()
         }
 
         /// Starts a graceful shutdown: services shut down in reverse start order.
@@ -135,8 +143,9 @@
             await group.triggerGracefulShutdown()
         }
 
-        private func disposeNonServiceSingletons() async {
-            await container.disposeSingletons(where: { !($0 is any Service) })
+        private func disposeLeftovers() async {
+            // Every service has returned from `run()` by now: what is left may all be disposed.
+            await container.disposeSingletons()
         }
     }
 #endif

@@ -69,6 +69,21 @@
         }
     }
 
+    /// A singleton that is a service and `AsyncDisposable`: runs the service, then, once its
+    /// `run()` has returned normally (a graceful shutdown), disposes it. When `run()` throws, the
+    /// group's final ``WeaveDI/Container/disposeSingletons(where:)`` disposes it instead.
+    struct ServiceThenDisposal: Service {
+        let service: any Service
+        let container: Container
+        let type: Any.Type
+        let name: String?
+
+        func run() async throws {
+            try await service.run()
+            await container.disposeSingleton(type, name: name)
+        }
+    }
+
     /// A place in a service group for a singleton that is `AsyncDisposable` and not a service: it
     /// runs until the group shuts down gracefully, then disposes the singleton (after everything
     /// started after it, which is everything that depends on it, has stopped). When the group is

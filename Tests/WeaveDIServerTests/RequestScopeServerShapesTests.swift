@@ -214,8 +214,28 @@
         }
     }
 
+    /// A singleton that is both a service and disposable (a pool with a health-check loop).
+    private final class ServicePool: RecordingService, AsyncDisposable, @unchecked Sendable {
+        func dispose(reason: DisposalReason) async { await log.append("dispose ServicePool \(reason)") }
+    }
+
     @Suite("Teardown: one order for services and disposables, from the graph")
     struct TeardownOrderTests {
+        @Test("A service that is also AsyncDisposable is disposed once, after it stopped")
+        func serviceThatIsDisposable() async throws {
+            let log = EventLog()
+            let container = Container()
+            container.register(ServicePool.self, scope: .singleton) { ServicePool(log: log) }
+            let group = try ContainerServiceGroup(container: container, logger: Logger(label: "pool"))
+            try await withThrowingTaskGroup(of: Void.self) { tasks in
+                tasks.addTask { try await group.run() }
+                _ = await log.waitUntil { $0.contains("start ServicePool") }
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+            }
+            #expect(await log.events == ["start ServicePool", "stop ServicePool", "dispose ServicePool shutdown"])
+        }
+
         /// Registered dependents first, named so that type-name order is the wrong order.
         private func container(log: EventLog) -> Container {
             let container = Container()

@@ -7,7 +7,9 @@ import WeaveDICore
 // graph (two threads computing defaults that read each other get a reported cycle, not a hang).
 // Readers never lock: they probe an append-only table (see `Table`).
 
-/// Each key's default value for the process's context, computed once and kept.
+/// Each key's default value for the process's context, computed once and kept — except a default
+/// whose computation resolved a registration of a custom scope (a request's unit of work): that
+/// one depends on the scope instance of whoever reads it, so it is computed on every read.
 ///
 /// A default is computed outside any lock (it may read other keys or resolve); a thread that asks
 /// for a default another thread is computing waits for it. A default that reads its own key while
@@ -179,8 +181,16 @@ final class InjectedDefaults: @unchecked Sendable {
                     return make()
                 }
             case .compute(let ticket):
+                let scopedBefore = stack.scopedResolutions
                 let box = make()
-                BuildCoordinator.shared.finish(ticket) { state.withLock { publish(box, for: id, in: &$0) } }
+                // A default that resolved a scoped registration (a request's unit of work) is
+                // the reader's scope instance's: computed again by the next reader, never kept.
+                let keep = stack.scopedResolutions == scopedBefore
+                BuildCoordinator.shared.finish(ticket) {
+                    state.withLock { state in
+                        if keep { publish(box, for: id, in: &state) } else { state.entries[id] = nil }
+                    }
+                }
                 return box
             }
         }

@@ -24,7 +24,9 @@ import WeaveDICore
 ///
 /// WeaveDI reads the value for the process's context once per key and keeps it (``testValue``
 /// under a test runner, ``previewValue`` in an Xcode preview, ``liveValue`` otherwise), unless
-/// ``withInjectedValues(_:operation:)`` overrides it.
+/// ``withInjectedValues(_:operation:)`` overrides it. A value whose computation resolved a
+/// registration of a custom scope (`UnifiedDI.resolve(UnitOfWork.self)` for a request-scoped
+/// unit of work) is not kept: it is read again on every access, so each request sees its own.
 public protocol InjectedKey {
     /// The dependency's type.
     associatedtype Value

@@ -24,10 +24,15 @@ extension Container {
         if scope.tag == .transient { return try runFactory(makeDefault, key: key, type: T.self) }
         // (A validation sandbox, when this thread validates this container: it installs there.)
         let home = try (root ?? self).resolutionTarget()
+        // A custom scope's instance is chosen through the container the caller named (the
+        // request may be bound on it, below the root); other lifetimes do not look.
+        let requester: Container? = scope.tag == .custom && home !== self ? self : nil
         do {
+            if let requester { return try home.resolveCore(key: key, type: T.self, requester: requester) }
             return try home.resolveCore(key: key, type: T.self)
         } catch {
-            return try home.installFactoryDefault(makeDefault, key: key, scope: scope, site: site(), after: error)
+            return try home.installFactoryDefault(
+                makeDefault, key: key, scope: scope, site: site(), requester: requester, after: error)
         }
     }
 
@@ -46,13 +51,15 @@ extension Container {
         key: RegistryKey,
         scope: Scope,
         site: RegistrationSite,
+        requester: Container?,
         after error: DIError
     ) throws(DIError) -> T {
         let ranAndMissed = FailedFactoryDefault.take(key.id, matching: error)
         guard case .dependencyNotFound = error, !ranAndMissed else { throw error }
         let id = key.id
         do {
-            return try resolveInstallingIfAbsent(key: key, scope: scope, site: site) { () throws -> T in
+            return try resolveInstallingIfAbsent(key: key, scope: scope, site: site, requester: requester) {
+                () throws -> T in
                 do {
                     return try makeDefault()
                 } catch {

@@ -183,7 +183,8 @@ extension Container {
     /// a new one built from it), as a build that a reset overtakes hands its instance to its
     /// caller.
     package func resolveInstallingIfAbsent<T>(
-        key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable () throws -> T
+        key: RegistryKey, scope: Scope, site: RegistrationSite, requester: Container? = nil,
+        factory: @escaping @Sendable () throws -> T
     ) throws(DIError) -> T {
         let (record, lock) = registry.withSlotForWriting(id: key.id) { slot, sequence in
             if let existing = slot.lock.withLock({ slot.record(named: key.name) }) { return (existing, slot.lock) }
@@ -194,7 +195,7 @@ extension Container {
             return (record, slot.lock)
         }
         ConcurrencyProbe.reach(.factoryDefaultHeld, subject: ResolutionFrame.displayName(T.self, key.name))
-        return try resolve(record: record, key: key, lock: lock, type: T.self, requester: nil)
+        return try resolve(record: record, key: key, lock: lock, type: T.self, requester: requester)
     }
 
     /// Where the registration under `key` in this container itself (not a parent) was made, if any.

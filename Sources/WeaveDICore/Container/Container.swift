@@ -37,8 +37,10 @@ public final class Container: @unchecked Sendable {
     /// resolutions (root containers only).
     let autoRegistration = Locked<AutoRegistrationControl>(AutoRegistrationControl())
     let scopes = ScopeStorage()
-    /// The singletons ``disposeSingletons(where:)`` disposed, by object.
-    let disposedSingletons = DisposedObjects()
+    /// The singletons ``disposeSingletons(where:)`` disposed, by object: one set per root
+    /// container, shared by its children, so an object reached from a child (an alias) and from
+    /// the root is disposed once.
+    let disposedSingletons: DisposedObjects
     package let graph = DependencyGraphRecorder()
     package let statisticsStore = StatisticsStore()
     /// Set on a validation sandbox: failures go here instead of to the app's hooks and log.
@@ -75,6 +77,7 @@ public final class Container: @unchecked Sendable {
         self.root = root
         self.autoRegistrationWord = root?.autoRegistrationWord ?? .create(AutoRegistrationState.pending.rawValue)
         self.failureSink = nil
+        self.disposedSingletons = parent?.disposedSingletons ?? DisposedObjects()
         self.alwaysRecordsGraph = false
     }
 
@@ -90,6 +93,7 @@ public final class Container: @unchecked Sendable {
         self.root = root
         self.autoRegistrationWord = root?.autoRegistrationWord ?? .create(AutoRegistrationState.done.rawValue)
         self.failureSink = sink
+        self.disposedSingletons = DisposedObjects()
         self.alwaysRecordsGraph = true
     }
 

@@ -39,6 +39,15 @@ extension Container {
         return try resolveNamed(key: key)
     }
 
+    /// ``resolveCore(key:type:)`` as if asked through `requester`, a container below this one:
+    /// the scope instances bound on `requester` and its parents apply first (a `Factory` key's
+    /// scoped default lives in the root, and is asked for through whichever container the caller
+    /// named).
+    @usableFromInline
+    package func resolveCore<T>(key: RegistryKey, type _: T.Type, requester: Container) throws(DIError) -> T {
+        try resolveSlot(key: key, name: key.name, requester: requester)
+    }
+
     /// ``resolveCore(key:type:)`` for an unnamed key. Takes the id alone: the key's (absent) name
     /// costs no arguments and no spills.
     @inlinable
@@ -366,6 +375,7 @@ extension Container {
     {
         let scope = record.scope
         let name = scope.name
+        ResolutionStack.current.scopedResolutions &+= 1
         let bindings = ScopeBinding.bound
         if !bindings.isEmpty, let instance = ScopeBinding.instance(of: name, for: requester, in: bindings) {
             if instance === previous { throw DIError.scopeEnded(scope: name, type: record.type) }

@@ -45,6 +45,11 @@ package final class ResolutionStack {
     @usableFromInline let header: UnsafeMutablePointer<ThreadStack.Header>
     /// Named edges this thread recorded lately (few: named nested resolutions are rare).
     @exclusivity(unchecked) var recentNamedEdges: [NamedEdge] = []
+    /// How many resolutions on this thread chose a scope instance (see
+    /// `Container.scopeInstance(for:requester:previous:)`): an `InjectedValues` default whose
+    /// computation changed it depends on the scope instance current for its reader, so it is not
+    /// kept.
+    @exclusivity(unchecked) package var scopedResolutions = 0
 
     /// The last failure a public entry point reported on this thread while a factory ran, so the
     /// same failure rethrown by enclosing factories is not reported again (see `Container.report`).

@@ -183,6 +183,61 @@ struct RequestScopeShapesTests {
         #expect(viaRoot == root.withScope(outerInstance) { root.resolve(KeyedWork.self)?.serial })
     }
 
+    @Test func anInjectedKeyThatResolvesARequestScopedTypeFollowsTheRequest() async throws {
+        let root = Container()
+        root.register(ScopedThroughKey.self, scope: .request) { ScopedThroughKey() }
+        let child = Container(parent: root)
+        var rows: [[Int?]] = []
+        for _ in 0..<3 {
+            let row = await Container.withShared(child) {
+                await child.withScope(.request) {
+                    [
+                        child.resolve(ScopedThroughKey.self)?.serial,
+                        InjectedValues.current[ScopedThroughKeyKey.self]?.serial,
+                        InjectedValues.current.scopedThroughKey?.serial,
+                    ]
+                }
+            }
+            rows.append(row)
+        }
+        for row in rows { #expect(Set(row).count == 1 && row[0] != nil, "\(rows)") }
+        #expect(Set(rows.map { $0[0] }).count == 3, "a new instance per request: \(rows)")
+    }
+
+    @Test func aRequestScopedFactoryKeyUsesTheNearestBinding() async throws {
+        let root = Container()
+        root.register(KeyedWork.self, scope: .request) { KeyedWork() }
+        let child = Container(parent: root)
+        let rows: [[Int]] = try await root.withScope(.request) {
+            var rows: [[Int]] = []
+            for _ in 0..<2 {
+                let row = try await child.withScope(.request) {
+                    [
+                        try Container.keyedWork.resolveOrThrow(in: child).serial,
+                        try Container.keyedWork.resolveOrThrow(in: child).serial,
+                    ]
+                }
+                rows.append(row)
+            }
+            rows.append([try Container.keyedWork.resolveOrThrow(in: root).serial])
+            return rows
+        }
+        #expect(rows[0][0] == rows[0][1] && rows[1][0] == rows[1][1])
+        #expect(Set([rows[0][0], rows[1][0], rows[2][0]]).count == 3, "each inner request and the outer one: \(rows)")
+    }
+
+    @Test func aSingletonReachedFromAChildAndItsParentIsDisposedOnce() async throws {
+        let root = Container()
+        let recorder = DisposalRecorder()
+        root.register(UnitOfWork.self, scope: .singleton) { UnitOfWork(recorder) }
+        let child = Container(parent: root)
+        child.register((any Committing).self, scope: .singleton) { try root.resolveOrThrow(UnitOfWork.self) }
+        _ = child.resolve((any Committing).self)
+        await child.disposeSingletons()
+        await root.disposeSingletons()
+        #expect(recorder.all.count == 1, "\(recorder.all)")
+    }
+
     // MARK: No binding
 
     @Test func withoutABindingACustomScopeUsesTheContainersCurrentInstanceUntilEndScope() {
@@ -403,6 +458,22 @@ struct RequestScopeShapesTests {
 }
 
 private final class SlowAsyncSingleton: Sendable {}
+
+private final class ScopedThroughKey: Sendable {
+    let serial = KeyedWork.serials.add(1, ordering: .relaxed).newValue
+}
+
+/// An `InjectedKey` whose value resolves a request-scoped type, as apps write one.
+private struct ScopedThroughKeyKey: InjectedKey {
+    static var liveValue: ScopedThroughKey? { Container.shared.resolve(ScopedThroughKey.self) }
+}
+
+extension InjectedValues {
+    fileprivate var scopedThroughKey: ScopedThroughKey? {
+        get { self[ScopedThroughKeyKey.self] }
+        set { self[ScopedThroughKeyKey.self] = newValue }
+    }
+}
 
 /// Polls `condition` every few milliseconds until it holds (`true`) or `limit` passes (`false`).
 private func eventually(within limit: Duration, _ condition: @Sendable () -> Bool) async -> Bool {
