@@ -208,6 +208,16 @@ extension Container {
     /// scope instances now (a scope instance bound with `withScope` drops its one at its next
     /// resolution of the key, or when it ends).
     private func discardScopeCells(of record: RegistrationRecord, key: RegistryKey) {
+        // A registration with arguments keeps one record per argument value, each with its own cells.
+        if let arguments = record as? ArgumentRecord, arguments.scope.customName != nil,
+            let slot = registry.slot(for: key.id)
+        {
+            let instances = slot.lock.withLock { arguments.instanceRecords }
+            for case let scoped as any ScopedRegistration in instances {
+                scopes.discardCells(of: scoped, slot: UInt(bitPattern: ObjectIdentifier(scoped)))
+            }
+            return
+        }
         guard let scoped = record as? any ScopedRegistration, record.scope.customName != nil,
             let slot = registry.slot(for: key.id)
         else { return }

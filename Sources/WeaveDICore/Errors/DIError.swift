@@ -28,6 +28,14 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// and was resolved synchronously. Nothing was built and nothing waited: resolve it with
     /// `try await container.resolveAsync(_:)`.
     case asyncResolutionRequired(Any.Type, name: String? = nil)
+    /// The arguments a resolution passed do not match what the registration's factory takes:
+    /// `expected` are the types the registration takes (empty: none), `passed` the types of the
+    /// arguments the resolution gave (empty: none). Nothing was built.
+    case argumentMismatch(Any.Type, name: String? = nil, expected: [Any.Type], passed: [Any.Type])
+    /// A registration with arguments in a shared lifetime keeps one instance per argument value,
+    /// keyed by the arguments' equality: `argument`, one of the arguments passed, is not
+    /// `Hashable`. Nothing was built.
+    case argumentNotHashable(Any.Type, name: String? = nil, argument: Any.Type, scope: String)
 
     /// What went wrong, naming the types involved, and what to do about it.
     public var description: String {
@@ -116,6 +124,23 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             let call = name.map { "resolveAsync(\"\($0)\", \(code))" } ?? "resolveAsync(\(code))"
             return
                 "\(ResolutionFrame.displayName(type, name)) is registered with an async factory and cannot be resolved synchronously. Resolve it with `try await container.\(call)` from async code (an async factory, a task, an async initializer)."
+        case .argumentMismatch(let type, let name, let expected, let passed):
+            func list(_ types: [Any.Type]) -> String {
+                types.isEmpty ? "no arguments" : "(\(types.map { TypeNames.qualified($0) }.joined(separator: ", ")))"
+            }
+            let code = TypeNames.metatypeExpression(type)
+            let prefix = name.map { "\"\($0)\", " } ?? ""
+            let call: String
+            switch expected.count {
+            case 0: call = "resolve(\(prefix)\(code))"
+            case 1: call = "resolve(\(prefix)\(code), argument: …)"
+            default: call = "resolve(\(prefix)\(code), arguments: …)"
+            }
+            return
+                "\(ResolutionFrame.displayName(type, name)) is registered with a factory taking \(list(expected)), and was resolved with \(list(passed)). Nothing was built. Resolve it with `\(call)` passing \(list(expected)), in that order and with exactly those types (a literal or a subtype is not converted), or register a factory taking \(list(passed))."
+        case .argumentNotHashable(let type, let name, let argument, let scope):
+            return
+                "\(ResolutionFrame.displayName(type, name)) is registered as \(scope) with arguments, so it keeps one instance per argument value, and \(TypeNames.qualified(argument)) (an argument passed) is not Hashable. Make \(TypeNames.short(argument)) Hashable, or register \(TypeNames.short(type)) as transient."
         }
     }
 
@@ -126,7 +151,8 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     var typeName: String {
         switch self {
         case .dependencyNotFound(let type, let name, _), .factoryFailed(let type, let name, _),
-            .duplicateRegistration(let type, let name, _, _), .asyncResolutionRequired(let type, let name):
+            .duplicateRegistration(let type, let name, _, _), .asyncResolutionRequired(let type, let name),
+            .argumentMismatch(let type, let name, _, _), .argumentNotHashable(let type, let name, _, _):
             return ResolutionFrame.displayName(type, name)
         case .circularDependency(let path), .resolutionTooDeep(let path, _, _): return path.first ?? "?"
         case .scopeEnded(_, let type), .scopeNotBound(_, let type): return TypeNames.qualified(type)
@@ -180,6 +206,13 @@ extension DIError {
             return a == b && aDepth == bDepth && aLimit == bLimit
         case (.asyncResolutionRequired(let a, let aName), .asyncResolutionRequired(let b, let bName)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+        case (.argumentMismatch(let a, let aName, let aExpected, let aPassed), .argumentMismatch(let b, let bName, let bExpected, let bPassed)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+                && aExpected.map(ObjectIdentifier.init) == bExpected.map(ObjectIdentifier.init)
+                && aPassed.map(ObjectIdentifier.init) == bPassed.map(ObjectIdentifier.init)
+        case (.argumentNotHashable(let a, let aName, let aArgument, _), .argumentNotHashable(let b, let bName, let bArgument, _)):
+            return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
+                && ObjectIdentifier(aArgument) == ObjectIdentifier(bArgument)
         default:
             return false
         }

@@ -50,7 +50,7 @@ package class RegistrationRecord: @unchecked Sendable {
         switch scopeTag {
         case .singleton: return .singleton
         case .weak: return .weak
-        case .transient, .custom, .asyncFactory: return .transient // `ScopedRecord`, `AsyncRecord` override this
+        case .transient, .custom, .asyncFactory, .arguments: return .transient // subclasses override this
         }
     }
 
@@ -128,6 +128,9 @@ package enum ScopeTag: UInt8, Sendable {
     /// An async factory's registration (``AsyncRecord``), whatever its lifetime: only
     /// `resolveAsync` builds it.
     case asyncFactory
+    /// A registration whose factory takes arguments (``ArgumentRecord``), whatever its lifetime:
+    /// only a resolution passing arguments builds it.
+    case arguments
 }
 
 /// A singleton registration: the instance is kept in the record, guarded by the slot lock.

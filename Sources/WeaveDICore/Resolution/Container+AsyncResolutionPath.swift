@@ -78,7 +78,7 @@ extension Container {
     /// An async registration's instance, built or awaited (off the caller's actor: the factory is
     /// async and runs where it is isolated).
     func resolveAsyncFactory<T>(
-        _ record: AsyncRecord, key: RegistryKey, lock: WordLock, requester: Container?
+        _ record: AsyncRecord, key: RegistryKey, lock: WordLock, requester: Container?, cellSlot: UInt? = nil
     ) async throws -> T {
         switch record.lifetime.tag {
         case .singleton:
@@ -88,8 +88,9 @@ extension Container {
             let cell = record.weakCell!
             return try await resolveSharedAsync(record, key: key) { (cell, lock) }
         case .custom:
-            return try await resolveScopedAsync(record, key: key, slotLock: lock, requester: requester ?? self)
-        case .transient, .asyncFactory:
+            return try await resolveScopedAsync(
+                record, key: key, slotLock: lock, requester: requester ?? self, cellSlot: cellSlot)
+        case .transient, .asyncFactory, .arguments:
             let taskID = AsyncResolutionPath.currentTaskID()
             let top = AsyncResolutionPath.openTop
             if let top { try await checkTransientPath(top, taskID: taskID, record: record, key: key, type: T.self) }
@@ -173,12 +174,12 @@ extension Container {
     }
 
     /// A custom-scope async registration, in the scope instance that applies (as
-    /// ``resolveScoped(_:key:slotLock:requester:)`` chooses it).
+    /// ``resolveScoped(_:key:slotLock:requester:cellSlot:)`` chooses it).
     func resolveScopedAsync<T>(
         _ record: AsyncRecord, key: RegistryKey, slotLock: WordLock,
-        requester: Container
+        requester: Container, cellSlot: UInt? = nil
     ) async throws -> T {
-        let slot = UInt(bitPattern: slotLock.word)
+        let slot = cellSlot ?? UInt(bitPattern: slotLock.word)
         var instance = try scopeInstance(for: record, requester: requester, previous: nil)
         defer { withExtendedLifetime(instance) {} }
         return try await resolveSharedAsync(record, key: key) { () throws(DIError) -> (InstanceCell, WordLock) in

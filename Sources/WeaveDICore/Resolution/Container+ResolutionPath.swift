@@ -142,7 +142,15 @@ extension Container {
         case .asyncFactory:
             // Never blocks for (or starts) an async build: only `resolveAsync` builds it.
             throw DIError.asyncResolutionRequired(T.self, name: key.name)
+        case .arguments:
+            throw Container.argumentsRequired(record, type: T.self, name: key.name)
         }
+    }
+
+    /// The failure of a resolution without arguments of a factory taking some.
+    @usableFromInline
+    static func argumentsRequired(_ record: RegistrationRecord, type: Any.Type, name: String?) -> DIError {
+        .argumentMismatch(type, name: name, expected: record.argumentTypes, passed: [])
     }
 
     /// Runs a factory with cycle detection; the caller holds no lock.
@@ -339,11 +347,12 @@ extension Container {
     @usableFromInline
     func resolveScoped<T>(
         _ record: RegistrationRecord, key: RegistryKey, slotLock: WordLock,
-        requester: Container
+        requester: Container, cellSlot: UInt? = nil
     ) throws(DIError) -> T {
         // A custom-scope tag means the record is a `ScopedRecord`.
         let scoped = unsafeDowncast(record, to: ScopedRecord.self)
-        let slot = UInt(bitPattern: slotLock.word)
+        // Scope instances key cells by slot and name; a per-argument record brings its own slot.
+        let slot = cellSlot ?? UInt(bitPattern: slotLock.word)
         // The scope instance owns the lock word `resolveShared` uses: keep it alive until then
         // (`instance` is always the one whose lock was handed out last).
         var instance = try scopeInstance(for: scoped, requester: requester, previous: nil)

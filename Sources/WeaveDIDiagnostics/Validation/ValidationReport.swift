@@ -24,6 +24,10 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// cannot await, so it leaves them to ``Container/validateAsync()``, which builds them too.
     /// Empty in a report of `validateAsync()`. Not counted as problems.
     public internal(set) var unbuiltAsyncRegistrations: [String] = []
+    /// Registrations whose factory takes arguments (``Container/register(_:scope:file:line:factory:)-(_,_,_,_,(A,repeat each B)->T)``):
+    /// no validation can build them without arguments, so they are listed here, not built. What
+    /// they resolve is checked when something that is built resolves them. Not counted as problems.
+    public internal(set) var unbuiltArgumentRegistrations: [String] = []
     /// Factories that resolved from a container other than the validated one: a parent they
     /// captured, or `Container.shared` (through `UnifiedDI`, a property wrapper or a `Factory` key)
     /// while another container is validated. What they resolved there was checked there, as the app
@@ -61,6 +65,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         section("Factories that threw", failingFactories.map(\.description))
         section("Other failures", otherFailures.map(\.description))
         section("Not built (async factories; use validateAsync())", unbuiltAsyncRegistrations)
+        section("Not built (factories taking arguments)", unbuiltArgumentRegistrations)
         section("Resolved outside the validated container", outsideResolutions.map(\.description))
         return lines.joined(separator: "\n")
     }

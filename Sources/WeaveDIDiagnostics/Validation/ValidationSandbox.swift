@@ -136,7 +136,8 @@ extension ValidationSandbox {
     /// Registrations with an async factory are not built (this cannot await); the report lists
     /// them in ``ValidationReport/unbuiltAsyncRegistrations``.
     func validateAll() -> ValidationReport {
-        let roots = registrations.filter { !$0.record.isAsync }
+        // A factory taking arguments cannot be built without them: it is listed, not built.
+        let roots = registrations.filter { !$0.record.isAsync && $0.record.argumentTypes.isEmpty }
         for root in roots {
             if let failure = resolve(root), !failure.collected {
                 // The root's own factory failed (nothing nested reported it).
@@ -145,19 +146,24 @@ extension ValidationSandbox {
         }
         var report = report(validatedCount: roots.count)
         report.unbuiltAsyncRegistrations = registrations.filter(\.record.isAsync).map(\.record.displayName).sorted()
+        report.unbuiltArgumentRegistrations = registrations.filter { !$0.record.argumentTypes.isEmpty }
+            .map(\.record.displayName).sorted()
         return report
     }
 
     /// Resolves every registration once, async factories included (awaited), and reports
     /// everything that went wrong.
     func validateAllAsync() async -> ValidationReport {
-        let roots = registrations
+        let roots = registrations.filter { $0.record.argumentTypes.isEmpty }
         for root in roots {
             if let failure = await resolveAsync(root), !failure.collected {
                 collector.collect(failure.error, dependent: nil)
             }
         }
-        return report(validatedCount: roots.count)
+        var report = report(validatedCount: roots.count)
+        report.unbuiltArgumentRegistrations = registrations.filter { !$0.record.argumentTypes.isEmpty }
+            .map(\.record.displayName).sorted()
+        return report
     }
 
     /// Turns what the collector heard, the declared dependencies and the recorded edges into

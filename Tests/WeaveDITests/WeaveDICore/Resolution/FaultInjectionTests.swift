@@ -139,6 +139,8 @@ struct FaultInjectionTests {
             case .duplicateRegistration: kinds.insert("duplicate")
             case .resolutionTooDeep: kinds.insert("too deep")
             case .asyncResolutionRequired: kinds.insert("async")
+            case .argumentMismatch: kinds.insert("arguments")
+            case .argumentNotHashable: kinds.insert("not hashable")
             }
         }
         defer { token.cancel() }
