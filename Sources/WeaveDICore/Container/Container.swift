@@ -55,6 +55,10 @@ public final class Container: @unchecked Sendable {
     /// and this saves the hop through `flags`.
     @usableFromInline let graphRecordingOffFlag: UnsafeAtomic<Bool> = runtimeFlags.graphRecordingOff
     @usableFromInline let timingFlag: UnsafeAtomic<Bool> = runtimeFlags.timing
+    /// `flags.factoryHooks`, read by every transient factory run.
+    @usableFromInline let factoryHooksFlag: UnsafeAtomic<Bool> = runtimeFlags.factoryHooks
+    /// The decorators added to this container's types (``decorate(_:name:file:line:_:)``), in order.
+    let decorators = Locked<[RegistryKey: [DecoratorEntry]]>([:])
     /// `flags.asyncFactoriesRunning`, kept here for the same reason.
     @usableFromInline let asyncFactoriesRunning: UnsafeAtomic<Int> = runtimeFlags.asyncFactoriesRunning
 

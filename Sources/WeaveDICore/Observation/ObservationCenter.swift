@@ -129,6 +129,8 @@ package final class ObservationCenter: HookRegistry {
         if logLevel >= .warnings { shortest = s.slowThreshold }
         for hook in s.slow { shortest = min(shortest, hook.threshold ?? s.slowThreshold) }
         runtimeFlags.timing.store(shortest.isFinite, ordering: .relaxed)
+        runtimeFlags.factoryHooks.store(
+            shortest.isFinite || runtimeFlags.decoratorsAdded.load(ordering: .relaxed), ordering: .relaxed)
         let nanos = shortest.isFinite ? UInt64(min(shortest * 1e9, Double(UInt64.max / 2))) : .max
         runtimeFlags.slowNanos.store(nanos, ordering: .relaxed)
     }

@@ -10,6 +10,13 @@ package final class RuntimeFlags: Sendable {
     @usableFromInline package let graphRecordingOff = UnsafeAtomic<Bool>.create(false)
     /// Whether factory runs are timed (a slow-resolution hook is installed or warnings are logged).
     @usableFromInline let timing = UnsafeAtomic<Bool>.create(false)
+    /// Whether a factory run takes the path that times it and applies decorators: `timing`, or a
+    /// decorator was ever added to any container (``Container/decorate(_:name:file:line:_:)``). A
+    /// plain factory run reads only this.
+    @usableFromInline let factoryHooks = UnsafeAtomic<Bool>.create(false)
+    /// Whether any container ever had a decorator (never reset: a stale `true` costs a dictionary
+    /// look-up per factory run, never a wrong result).
+    let decoratorsAdded = UnsafeAtomic<Bool>.create(false)
     /// The `DILogLevel` raw value in force.
     let logLevel = UnsafeAtomic<Int>.create(DILogLevel.errors.rawValue)
     /// The shortest duration, in nanoseconds, anyone wants to hear about as slow; a timed

@@ -281,7 +281,7 @@ extension Container {
         do {
             let value = try await AsyncResolutionPath.$top.withValue(frame) {
                 defer { frame.close() }
-                return try await factory()
+                return try decorated(try await factory(), key: key)
             }
             if timed { elapsed = monotonicSeconds() - start }
             return value

@@ -157,7 +157,7 @@ extension Container {
     @inlinable
     package func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T
     {
-        if timingFlag.load(ordering: .relaxed) { return try runTimedFactory(factory, key: key, type: type) }
+        if factoryHooksFlag.load(ordering: .relaxed) { return try runTimedFactory(factory, key: key, type: type) }
         let stack = ThreadStack.current
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
         if stack.depth != 0 {
@@ -199,13 +199,17 @@ extension Container {
         defer { threadStack.pop() }
         let stack = threadStack.object
         guard timingFlag.load(ordering: .relaxed) else {
-            do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
+            do { return try decorated(factory(), key: key) } catch {
+                throw Container.wrap(error, type: type, name: key.name, stack: stack)
+            }
         }
         // The factory run `resolveWithTracking` times as a whole is not counted twice.
         let isTracked = stack.tracked.map { $0.key == key && $0.depth == stack.depth - 1 } ?? false
         let start = monotonicSeconds()
         defer { if !isTracked { elapsed = monotonicSeconds() - start } }
-        do { return try factory() } catch { throw Container.wrap(error, type: type, name: key.name, stack: stack) }
+        do { return try decorated(factory(), key: key) } catch {
+            throw Container.wrap(error, type: type, name: key.name, stack: stack)
+        }
     }
 
     /// Counts a factory run's duration and tells the slow-resolution hooks and log; called with

@@ -43,6 +43,8 @@ final class ValidationSandbox {
                 }
                 let sandbox = Container(sandboxReportingTo: collector, parent: parentSandbox)
                 sandbox.addFreshCopies(of: real.ownRegistrations())
+                // What the copies build is decorated as the app's instances are.
+                sandbox.copyDecorators(from: real)
                 pairs.append((real, sandbox))
                 names[real.identity] = name(level)
                 names[sandbox.identity] = name(level)
