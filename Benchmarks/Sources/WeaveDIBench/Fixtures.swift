@@ -22,6 +22,24 @@ final class Leaf: Sendable {
     init() { value = 1 }
 }
 
+/// Built from runtime arguments (the argument rows).
+final class Greeting: Sendable {
+    let text: String
+    init(text: String, count: Int = 1, loud: Bool = false) { self.text = text }
+}
+
+/// The decorator of the `decorated` row: wraps a `Leaf`.
+protocol LeafService: Sendable {}
+extension Leaf: LeafService {}
+final class LoggedLeaf: LeafService {
+    let inner: any LeafService
+    init(_ inner: any LeafService) { self.inner = inner }
+}
+
+/// One of the contributions of the `resolve-all-10` row.
+protocol BenchPlugin: Sendable {}
+extension Leaf: BenchPlugin {}
+
 final class Middle: Sendable {
     let leaf: Leaf
     init(leaf: Leaf) { self.leaf = leaf }

@@ -32,6 +32,35 @@ enum HandWrittenContestant {
                     for _ in 0..<n { blackHole(Leaf()) }
                 })
         }
+        if settings.wants(.argument1) {
+            results.record(
+                .argument1, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(Greeting(text: "hi")) }
+                })
+        }
+        if settings.wants(.argument3) {
+            results.record(
+                .argument3, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(Greeting(text: "hi", count: 3, loud: true)) }
+                })
+        }
+        if settings.wants(.resolveAll10) {
+            let factories: [@Sendable () -> any BenchPlugin] = Array(repeating: { Leaf() }, count: 10)
+            results.record(
+                .resolveAll10, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(factories.map { $0() }.count) }
+                })
+        }
+        if settings.wants(.decorated) {
+            results.record(
+                .decorated, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(LoggedLeaf(Leaf()) as any LeafService as AnyObject) }
+                })
+        }
         // A named transient is the same initializer call: names exist only in a container.
         if settings.wants(.namedTransient) {
             results.record(

@@ -31,6 +31,15 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     /// The same among 100 000 registrations (10 000 types and 90 000 Factory keys).
     case miss100k = "miss-100000"
     case missHook100k = "miss-hook-100000"
+    /// A transient registration whose factory takes one argument (a `String`), resolved with it.
+    case argument1 = "argument-1"
+    /// The same with three arguments (`String`, `Int`, `Bool`).
+    case argument3 = "argument-3"
+    /// All 10 contributions to one type (`resolveAll`), against a hand-written array of factories.
+    case resolveAll10 = "resolve-all-10"
+    /// A transient with one decorator, against the `transient` row plus the decorator's own cost
+    /// (hand-written: the wrapper built around a new instance).
+    case decorated
 
     var title: String {
         switch self {
@@ -53,6 +62,10 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .missHook2k: return "Miss among 2 000 registrations, onResolutionError hook installed"
         case .miss100k: return "Miss among 100 000 registrations"
         case .missHook100k: return "Miss among 100 000 registrations, onResolutionError hook installed"
+        case .argument1: return "Transient resolution with 1 argument"
+        case .argument3: return "Transient resolution with 3 arguments"
+        case .resolveAll10: return "resolveAll of 10 transient contributions"
+        case .decorated: return "Decorated transient resolution"
         }
     }
 

@@ -27,6 +27,27 @@ enum SwinjectContestant {
                 })
         }
 
+        // Runtime arguments, as Swinject's README registers them.
+        let peers = Container()
+        peers.register(Greeting.self) { (_: Resolver, text: String) in Greeting(text: text) }
+        peers.register(Greeting.self, name: "three") { (_: Resolver, text: String, count: Int, loud: Bool) in
+            Greeting(text: text, count: count, loud: loud)
+        }
+        if settings.wants(.argument1) {
+            results.record(
+                .argument1, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(peers.resolve(Greeting.self, argument: "hi")) }
+                })
+        }
+        if settings.wants(.argument3) {
+            results.record(
+                .argument3, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(peers.resolve(Greeting.self, name: "three", arguments: "hi", 3, true)) }
+                })
+        }
+
         let transient = Container()
         transient.register(Leaf.self) { _ in Leaf() }.inObjectScope(.transient)
         transient.register(Middle.self) { r in Middle(leaf: r.resolve(Leaf.self)!) }.inObjectScope(.transient)

@@ -48,6 +48,47 @@ enum WeaveDIContestant {
                 })
         }
 
+        // Runtime arguments, contributions and a decorator: each in a container of its own.
+        let peers = Container()
+        peers.register(Greeting.self) { (text: String) in Greeting(text: text) }
+        peers.register("three", Greeting.self) { (text: String, count: Int, loud: Bool) in
+            Greeting(text: text, count: count, loud: loud)
+        }
+        if settings.wants(.argument1) {
+            results.record(
+                .argument1, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(peers.resolve(Greeting.self, argument: "hi")) }
+                })
+        }
+        if settings.wants(.argument3) {
+            results.record(
+                .argument3, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(peers.resolve("three", Greeting.self, arguments: "hi", 3, true)) }
+                })
+        }
+        if settings.wants(.resolveAll10) {
+            for _ in 0..<10 { peers.register(into: (any BenchPlugin).self) { Leaf() } }
+            results.record(
+                .resolveAll10, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(peers.resolveAll((any BenchPlugin).self).count) }
+                })
+        }
+        // Only when asked for: a decorator sends every factory run in the process through the
+        // path that looks decorators up (see the Performance article).
+        if settings.wants(.decorated) {
+            let decorated = Container()
+            decorated.register((any LeafService).self) { Leaf() }
+            decorated.decorate((any LeafService).self) { LoggedLeaf($0) }
+            results.record(
+                .decorated, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(decorated.resolve((any LeafService).self) as AnyObject?) }
+                })
+        }
+
         // Named vs unnamed transient: a container holding both, as for the named singleton.
         let namedTransient = Container()
         namedTransient.register(Leaf.self) { Leaf() }

@@ -61,6 +61,7 @@ extension Container {
             id: decoratorIDs.wrappingIncrementThenLoad(ordering: .relaxed),
             site: RegistrationSite(fileID: file, line: line), box: DecoratorBox(decorator))
         decorators.withLock { $0[key, default: []].append(entry) }
+        hasDecorators.store(true, ordering: .releasing)
         // From now on every factory run takes the path that looks decorators up.
         runtimeFlags.decoratorsAdded.store(true, ordering: .relaxed)
         runtimeFlags.factoryHooks.store(true, ordering: .relaxed)
@@ -70,7 +71,7 @@ extension Container {
     /// `value`, as built by a factory of `key` in this container, passed through this container's
     /// decorators of `key` in order. Called inside the factory's frame with no lock held.
     func decorated<T>(_ value: T, key: RegistryKey) throws -> T {
-        guard flags.decoratorsAdded.load(ordering: .relaxed) else { return value }
+        guard hasDecorators.load(ordering: .acquiring) else { return value }
         guard let entries = decorators.withLock({ $0[key] }) else { return value }
         var result = value
         for entry in entries {
@@ -84,6 +85,7 @@ extension Container {
     package func copyDecorators(from source: Container) {
         let all = source.decorators.withLock { $0 }
         decorators.withLock { $0 = all }
+        if !all.isEmpty { hasDecorators.store(true, ordering: .releasing) }
     }
 }
 

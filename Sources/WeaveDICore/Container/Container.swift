@@ -59,6 +59,9 @@ public final class Container: @unchecked Sendable {
     @usableFromInline let factoryHooksFlag: UnsafeAtomic<Bool> = runtimeFlags.factoryHooks
     /// The decorators added to this container's types (``decorate(_:name:file:line:_:)``), in order.
     let decorators = Locked<[RegistryKey: [DecoratorEntry]]>([:])
+    /// Whether ``decorators`` may hold any, read before taking its lock (a container without
+    /// decorators pays one load per factory run once another container has some).
+    let hasDecorators = ManagedAtomic<Bool>(false)
     /// `flags.asyncFactoriesRunning`, kept here for the same reason.
     @usableFromInline let asyncFactoriesRunning: UnsafeAtomic<Int> = runtimeFlags.asyncFactoriesRunning
 

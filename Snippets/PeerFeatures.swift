@@ -1,0 +1,99 @@
+// Runtime arguments, multi-binding and decorators: the features Swinject, Factory and Knit users
+// reach for, on the one container.
+import WeaveDI
+
+// snippet.hide
+final class UserViewModel: Sendable {
+    let id: String
+    init(id: String) { self.id = id }
+}
+final class ReportBuilder: Sendable {
+    init(title: String, page: Int, draft: Bool) {}
+}
+final class Avatar: Sendable {
+    init(url: String) async {}
+}
+protocol Plugin: Sendable { var name: String { get } }
+struct AnalyticsPlugin: Plugin { let name = "analytics" }
+struct CrashPlugin: Plugin { let name = "crash" }
+final class FeatureFlagsPlugin: Plugin {
+    let name = "flags"
+    init() {}
+}
+protocol OrderService: Sendable { func place() }
+final class RealOrderService: OrderService { func place() {} }
+final class LoggingOrderService: OrderService {
+    let decorated: any OrderService
+    init(decorated: any OrderService) { self.decorated = decorated }
+    func place() { decorated.place() }
+}
+final class MetricsOrderService: OrderService {
+    let decorated: any OrderService
+    init(decorated: any OrderService) { self.decorated = decorated }
+    func place() { decorated.place() }
+}
+// snippet.show
+
+// snippet.arguments
+let container = WeaveDI.Container()
+// The factory's parameters are the arguments: annotate their types.
+container.register(UserViewModel.self) { (id: String) in UserViewModel(id: id) }
+container.register(ReportBuilder.self) { (title: String, page: Int, draft: Bool) in
+    ReportBuilder(title: title, page: page, draft: draft)
+}
+
+let model = container.resolve(UserViewModel.self, argument: "42") // UserViewModel?
+let report = try container.resolveOrThrow(ReportBuilder.self, arguments: "Q3", 12, false)
+// snippet.end
+
+// snippet.mismatch
+do {
+    _ = try container.resolveOrThrow(UserViewModel.self, argument: 42)
+} catch {
+    // UserViewModel is registered with a factory taking (Swift.String), and was resolved
+    // with (Swift.Int). Nothing was built. …
+    print(error)
+}
+// snippet.end
+
+// snippet.argumentScopes
+// One instance per argument value: "42" and "42" share one, "7" gets its own.
+container.register("cached", UserViewModel.self, scope: .singleton) { (id: String) in UserViewModel(id: id) }
+let first = container.resolve("cached", UserViewModel.self, argument: "42")
+let again = container.resolve("cached", UserViewModel.self, argument: "42")
+print(first === again) // true
+
+// Async factories take arguments too.
+container.registerAsync(Avatar.self, scope: .weak) { (url: String) async in await Avatar(url: url) }
+let avatar = try await container.resolveAsync(Avatar.self, argument: "https://example.com/a.png")
+// snippet.end
+
+// snippet.multibinding
+// Each module contributes; each contribution keeps its own lifetime.
+container.register(into: Plugin.self) { AnalyticsPlugin() }
+container.register(into: Plugin.self, name: "crash", scope: .singleton) { CrashPlugin() }
+let flags = container.register(into: Plugin.self) { FeatureFlagsPlugin() }
+
+let plugins = container.resolveAll(Plugin.self) // analytics, crash, flags: registration order
+flags.unregister() // removes that contribution only
+// snippet.end
+
+// snippet.childContributions
+let screen = WeaveDI.Container(parent: container)
+screen.register(into: Plugin.self) { FeatureFlagsPlugin() }
+print(screen.resolveAll(Plugin.self).map(\.name)) // ["analytics", "crash", "flags"]: the parent's first
+// snippet.end
+
+// snippet.decorate
+container.register(OrderService.self, scope: .singleton) { RealOrderService() }
+container.decorate(OrderService.self) { inner in LoggingOrderService(decorated: inner) }
+// A module can add its own; decorators compose in the order they were added.
+container.decorate(OrderService.self) { inner in MetricsOrderService(decorated: inner) }
+
+// MetricsOrderService(LoggingOrderService(RealOrderService)), built and decorated once.
+let orders = try container.resolveOrThrow(OrderService.self)
+// snippet.end
+
+// snippet.hide
+_ = (model, report, avatar, plugins, orders)
+// snippet.show
