@@ -118,7 +118,9 @@ extension Container {
 
     /// Resolves `type`, registered with a factory taking these arguments, passing them in order.
     public func resolve<T, each A: Sendable>(_ type: T.Type, arguments: repeat each A) -> T? {
-        do { return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, repeat each arguments) } catch {
+        do {
+            return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, repeat each arguments)
+        } catch {
             report(error)
             return nil
         }
@@ -126,7 +128,9 @@ extension Container {
 
     /// Resolves the registration of `type` under `name`, passing `argument`.
     public func resolve<T, A: Sendable>(_ name: String, _ type: T.Type, argument: A) -> T? {
-        do { return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, argument) } catch {
+        do {
+            return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, argument)
+        } catch {
             report(error)
             return nil
         }
@@ -135,7 +139,8 @@ extension Container {
     /// Resolves the registration of `type` under `name`, passing `arguments` in order.
     public func resolve<T, each A: Sendable>(_ name: String, _ type: T.Type, arguments: repeat each A) -> T? {
         do {
-            return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, repeat each arguments)
+            return try resolveWithArguments(
+                key: RegistryKey(type, name: name), as: T.self, requester: nil, repeat each arguments)
         } catch {
             report(error)
             return nil
@@ -153,14 +158,18 @@ extension Container {
 
     /// Resolves `type` passing `arguments` in order, or throws a ``DIError`` saying why.
     public func resolveOrThrow<T, each A: Sendable>(_ type: T.Type, arguments: repeat each A) throws -> T {
-        do { return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, repeat each arguments) } catch {
+        do {
+            return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, repeat each arguments)
+        } catch {
             throw report(error, thrown: true)
         }
     }
 
     /// Resolves the registration of `type` under `name` passing `argument`, or throws.
     public func resolveOrThrow<T, A: Sendable>(_ name: String, _ type: T.Type, argument: A) throws -> T {
-        do { return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, argument) } catch {
+        do {
+            return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, argument)
+        } catch {
             throw report(error, thrown: true)
         }
     }
@@ -170,7 +179,8 @@ extension Container {
         -> T
     {
         do {
-            return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, repeat each arguments)
+            return try resolveWithArguments(
+                key: RegistryKey(type, name: name), as: T.self, requester: nil, repeat each arguments)
         } catch {
             throw report(error, thrown: true)
         }
@@ -251,7 +261,8 @@ extension Container {
         switch findArgumentRecord(key: key) {
         case .missing:
             if let parent {
-                return try parent.resolveWithArguments(key: key, as: T.self, requester: requester ?? self, repeat each arguments)
+                return try parent.resolveWithArguments(
+                    key: key, as: T.self, requester: requester ?? self, repeat each arguments)
             }
             throw DIError.dependencyNotFound(T.self, name: key.name)
         case .withoutArguments:
@@ -356,4 +367,3 @@ extension Container {
         }
     }
 }
-

@@ -97,7 +97,8 @@ extension Container {
         for contribution in contributions(of: P.self) {
             let requester = contribution.owner === self ? nil : self
             do {
-                let value: P = try await contribution.owner.resolveAsyncCore(key: contribution.key, requester: requester)
+                let value: P = try await contribution.owner.resolveAsyncCore(
+                    key: contribution.key, requester: requester)
                 all.append(value)
             } catch let error as DIError {
                 // Removed since it was listed: it is no longer a contribution.

@@ -206,11 +206,17 @@ extension DIError {
             return a == b && aDepth == bDepth && aLimit == bLimit
         case (.asyncResolutionRequired(let a, let aName), .asyncResolutionRequired(let b, let bName)):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
-        case (.argumentMismatch(let a, let aName, let aExpected, let aPassed), .argumentMismatch(let b, let bName, let bExpected, let bPassed)):
+        case (
+            .argumentMismatch(let a, let aName, let aExpected, let aPassed),
+            .argumentMismatch(let b, let bName, let bExpected, let bPassed)
+        ):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
                 && aExpected.map(ObjectIdentifier.init) == bExpected.map(ObjectIdentifier.init)
                 && aPassed.map(ObjectIdentifier.init) == bPassed.map(ObjectIdentifier.init)
-        case (.argumentNotHashable(let a, let aName, let aArgument, _), .argumentNotHashable(let b, let bName, let bArgument, _)):
+        case (
+            .argumentNotHashable(let a, let aName, let aArgument, _),
+            .argumentNotHashable(let b, let bName, let bArgument, _)
+        ):
             return ObjectIdentifier(a) == ObjectIdentifier(b) && aName == bName
                 && ObjectIdentifier(aArgument) == ObjectIdentifier(bArgument)
         default:

@@ -101,7 +101,9 @@ extension RegistrationRecord {
     /// A weak record (synchronous or async) whose instance is released and that builds nothing.
     var isReleasedWeak: Bool {
         if let weak = self as? WeakRecord { return weak.object == nil && weak.ticket == nil }
-        if let async = self as? AsyncRecord, let cell = async.weakCell { return cell.object == nil && cell.ticket == nil }
+        if let async = self as? AsyncRecord, let cell = async.weakCell {
+            return cell.object == nil && cell.ticket == nil
+        }
         return false
     }
 

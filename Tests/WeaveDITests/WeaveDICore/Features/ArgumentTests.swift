@@ -189,7 +189,9 @@ struct ArgumentTests {
     @Test func weakIsSharedWhileHeldPerArgument() {
         let container = Container()
         let built = Counter()
-        container.register(UserViewModel.self, scope: .weak) { (id: String) in UserViewModel(id: id, serial: built.next()) }
+        container.register(UserViewModel.self, scope: .weak) { (id: String) in
+            UserViewModel(id: id, serial: built.next())
+        }
         var held = container.resolve(UserViewModel.self, argument: "a")
         #expect(container.resolve(UserViewModel.self, argument: "a") === held)
         #expect(built.value == 1)

@@ -50,7 +50,9 @@ struct DecoratorTests {
                 return DecoLoggingOrderService(decorated: inner)
             }
             let held = await withTaskGroup(of: (any DecoOrderService)?.self) { group in
-                for _ in 0..<8 { group.addTask { await Task.detached { container.resolve(DecoOrderService.self) }.value } }
+                for _ in 0..<8 {
+                    group.addTask { await Task.detached { container.resolve(DecoOrderService.self) }.value }
+                }
                 var all: [any DecoOrderService] = []
                 for await value in group { if let value { all.append(value) } }
                 return all
