@@ -28,8 +28,8 @@ final class Greeting: Sendable {
     init(text: String, count: Int = 1, loud: Bool = false) { self.text = text }
 }
 
-/// The decorator of the `decorated` row: wraps a `Leaf`.
-protocol LeafService: Sendable {}
+/// The decorator of the `decorated` row: wraps a `Leaf` (class-bound, so no row boxes it).
+protocol LeafService: AnyObject, Sendable {}
 extension Leaf: LeafService {}
 final class LoggedLeaf: LeafService {
     let inner: any LeafService

@@ -58,7 +58,7 @@ enum HandWrittenContestant {
             results.record(
                 .decorated, name,
                 timed { n in
-                    for _ in 0..<n { blackHole(LoggedLeaf(Leaf()) as any LeafService as AnyObject) }
+                    for _ in 0..<n { blackHole(LoggedLeaf(Leaf()) as any LeafService) }
                 })
         }
         // A named transient is the same initializer call: names exist only in a container.

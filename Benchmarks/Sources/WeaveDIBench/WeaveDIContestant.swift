@@ -85,7 +85,7 @@ enum WeaveDIContestant {
             results.record(
                 .decorated, name,
                 timed { n in
-                    for _ in 0..<n { blackHole(decorated.resolve((any LeafService).self) as AnyObject?) }
+                    for _ in 0..<n { blackHole(decorated.resolve((any LeafService).self)) }
                 })
         }
 

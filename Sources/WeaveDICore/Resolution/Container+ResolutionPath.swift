@@ -157,7 +157,10 @@ extension Container {
     @inlinable
     package func runFactory<T>(_ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type) throws(DIError) -> T
     {
-        if factoryHooksFlag.load(ordering: .relaxed) { return try runTimedFactory(factory, key: key, type: type) }
+        // One load decides; a process with a decorator somewhere asks this container once more.
+        if factoryHooksFlag.load(ordering: .relaxed), needsFactoryHooks() {
+            return try runTimedFactory(factory, key: key, type: type)
+        }
         let stack = ThreadStack.current
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
         if stack.depth != 0 {
@@ -170,6 +173,13 @@ extension Container {
         do { return try factory() } catch {
             throw Container.wrap(error, type: type, name: key.name, stack: stack.object)
         }
+    }
+
+    /// Whether this container's factory runs are timed or decorated (out of line: only a process
+    /// with a decorator or a slow-resolution hook asks).
+    @usableFromInline @inline(never)
+    func needsFactoryHooks() -> Bool {
+        timingFlag.load(ordering: .relaxed) || hasDecorators.load(ordering: .acquiring)
     }
 
     /// ``runFactory(_:key:type:)`` while resolutions are timed: the time is reported once the
