@@ -15,6 +15,35 @@ struct DecoratorEntry: Sendable {
     let box: AnyObject & Sendable
 }
 
+/// A container's decorators by key, immutable once published (a change publishes a new one).
+/// Few keys are decorated, so a factory run finds its own by a linear scan, without hashing.
+final class DecoratorSnapshot: AtomicReference, Sendable {
+    let entries: [(key: RegistryKey, decorators: [DecoratorEntry])]
+
+    init(_ entries: [(key: RegistryKey, decorators: [DecoratorEntry])]) { self.entries = entries }
+
+    func decorators(of key: RegistryKey) -> [DecoratorEntry]? {
+        for entry in entries where entry.key.id == key.id && entry.key.name == key.name { return entry.decorators }
+        return nil
+    }
+
+    /// This table with `change` applied to `key`'s decorators (`nil` when none is left at all).
+    static func updating(
+        _ table: DecoratorSnapshot?, _ key: RegistryKey, _ change: (inout [DecoratorEntry]) -> Void
+    ) -> DecoratorSnapshot? {
+        var entries = table?.entries ?? []
+        if let index = entries.firstIndex(where: { $0.key == key }) {
+            change(&entries[index].decorators)
+            if entries[index].decorators.isEmpty { entries.remove(at: index) }
+        } else {
+            var decorators: [DecoratorEntry] = []
+            change(&decorators)
+            if !decorators.isEmpty { entries.append((key, decorators)) }
+        }
+        return entries.isEmpty ? nil : DecoratorSnapshot(entries)
+    }
+}
+
 /// A decorator, typed.
 final class DecoratorBox<T>: Sendable {
     let apply: @Sendable (T) throws -> T
@@ -60,8 +89,7 @@ extension Container {
         let entry = DecoratorEntry(
             id: decoratorIDs.wrappingIncrementThenLoad(ordering: .relaxed),
             site: RegistrationSite(fileID: file, line: line), box: DecoratorBox(decorator))
-        decorators.withLock { $0[key, default: []].append(entry) }
-        hasDecorators.store(true, ordering: .releasing)
+        updateDecorators(of: key) { $0.append(entry) }
         // From now on every factory run takes the path that looks decorators up.
         runtimeFlags.decoratorsAdded.store(true, ordering: .relaxed)
         runtimeFlags.factoryHooks.store(true, ordering: .relaxed)
@@ -71,8 +99,9 @@ extension Container {
     /// `value`, as built by a factory of `key` in this container, passed through this container's
     /// decorators of `key` in order. Called inside the factory's frame with no lock held.
     func decorated<T>(_ value: T, key: RegistryKey) throws -> T {
-        guard hasDecorators.load(ordering: .acquiring) else { return value }
-        guard let entries = decorators.withLock({ $0[key] }) else { return value }
+        guard let table = decoratorSnapshot.load(ordering: .acquiring), let entries = table.decorators(of: key) else {
+            return value
+        }
         var result = value
         for entry in entries {
             // Keyed by `T`'s metadata: the box is a `DecoratorBox<T>`.
@@ -81,11 +110,30 @@ extension Container {
         return result
     }
 
+    /// Publishes this container's decorators with `change` applied to `key`'s (a compare-and-swap
+    /// loop: concurrent changes are all kept). Returns whether `change` changed anything.
+    @discardableResult
+    func updateDecorators(of key: RegistryKey, _ change: (inout [DecoratorEntry]) -> Void) -> Bool {
+        while true {
+            let current = decoratorSnapshot.load(ordering: .acquiring)
+            var changed = false
+            let next = DecoratorSnapshot.updating(current, key) { decorators in
+                let before = decorators.map(\.id)
+                change(&decorators)
+                changed = decorators.map(\.id) != before
+            }
+            if !changed { return false }
+            if decoratorSnapshot.compareExchange(expected: current, desired: next, ordering: .acquiringAndReleasing)
+                .exchanged
+            {
+                return true
+            }
+        }
+    }
+
     /// Gives a validation sandbox standing for `source` the decorators of `source`.
     package func copyDecorators(from source: Container) {
-        let all = source.decorators.withLock { $0 }
-        decorators.withLock { $0 = all }
-        if !all.isEmpty { hasDecorators.store(true, ordering: .releasing) }
+        decoratorSnapshot.store(source.decoratorSnapshot.load(ordering: .acquiring), ordering: .releasing)
     }
 }
 
@@ -105,11 +153,6 @@ public struct DecoratorHandle: Sendable {
     /// already built keep it). Returns whether it was still there.
     @discardableResult
     public func remove() -> Bool {
-        container.decorators.withLock { table in
-            guard let index = table[key]?.firstIndex(where: { $0.id == id }) else { return false }
-            table[key]?.remove(at: index)
-            if table[key]?.isEmpty == true { table[key] = nil }
-            return true
-        }
+        container.updateDecorators(of: key) { decorators in decorators.removeAll { $0.id == id } }
     }
 }

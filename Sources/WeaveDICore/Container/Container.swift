@@ -57,11 +57,10 @@ public final class Container: @unchecked Sendable {
     @usableFromInline let timingFlag: UnsafeAtomic<Bool> = runtimeFlags.timing
     /// `flags.factoryHooks`, read by every transient factory run.
     @usableFromInline let factoryHooksFlag: UnsafeAtomic<Bool> = runtimeFlags.factoryHooks
-    /// The decorators added to this container's types (``decorate(_:name:file:line:_:)``), in order.
-    let decorators = Locked<[RegistryKey: [DecoratorEntry]]>([:])
-    /// Whether ``decorators`` may hold any, read before taking its lock (a container without
-    /// decorators pays one load per factory run once another container has some).
-    let hasDecorators = ManagedAtomic<Bool>(false)
+    /// The decorators added to this container's types (``decorate(_:name:file:line:_:)``), in
+    /// order; `nil` while there is none. Replaced whole on every change, so a factory run reads it
+    /// with one atomic load and no lock.
+    let decoratorSnapshot = ManagedAtomic<DecoratorSnapshot?>(nil)
     /// `flags.asyncFactoriesRunning`, kept here for the same reason.
     @usableFromInline let asyncFactoriesRunning: UnsafeAtomic<Int> = runtimeFlags.asyncFactoriesRunning
 

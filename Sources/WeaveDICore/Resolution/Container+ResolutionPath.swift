@@ -179,7 +179,7 @@ extension Container {
     /// with a decorator or a slow-resolution hook asks).
     @usableFromInline @inline(never)
     func needsFactoryHooks() -> Bool {
-        timingFlag.load(ordering: .relaxed) || hasDecorators.load(ordering: .acquiring)
+        timingFlag.load(ordering: .relaxed) || decoratorSnapshot.load(ordering: .acquiring) != nil
     }
 
     /// ``runFactory(_:key:type:)`` while resolutions are timed: the time is reported once the
