@@ -78,7 +78,7 @@
         }
 
         /// ``servicesInDependencyOrder(graph:)`` for a container with async singletons
-        /// (``WeaveDI/Container/registerAsync(_:scope:file:line:factory:)``): resolves every
+        /// (``WeaveDI/Container/registerAsync(_:scope:file:line:factory:)-(_,_,_,_,()->T)``): resolves every
         /// singleton registration with `await` — async and synchronous ones — and orders the services
         /// the same way. The synchronous form refuses an async-only singleton with
         /// ``ServiceOrderError/unresolvable(registration:underlying:)``.

@@ -37,7 +37,7 @@ public enum UnifiedDI {
     }
 
     /// Registers an async `factory` for `type` in the shared container; resolve it with
-    /// ``resolveAsync(_:isolation:)`` (see ``Container/registerAsync(_:scope:file:line:factory:)``).
+    /// ``resolveAsync(_:isolation:)`` (see ``Container/registerAsync(_:scope:file:line:factory:)-(_,_,_,_,()->T)``).
     @discardableResult
     public static func registerAsync<T>(
         _ type: T.Type,

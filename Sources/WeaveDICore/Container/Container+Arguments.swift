@@ -43,7 +43,7 @@ extension Container {
     }
 
     /// Registers `factory`, which takes runtime arguments, to build `type` under `name` (see
-    /// ``register(_:scope:file:line:factory:)-(_,_,_,_,(A,repeat each B)->T)``).
+    /// ``register(_:scope:file:line:factory:)-(_,_,_,_,(A,B)->T)``).
     @discardableResult
     public func register<T, A: Sendable, each B: Sendable>(
         _ name: String,
@@ -187,7 +187,7 @@ extension Container {
     }
 
     /// Resolves `type` with `await`, passing `argument`: a registration with an async factory
-    /// (``registerAsync(_:scope:file:line:factory:)-(_,_,_,_,(A,repeat each B)->T)``) or a
+    /// (``registerAsync(_:scope:file:line:factory:)-(_,_,_,_,(A,B)->T)``) or a
     /// synchronous one (run on the caller's actor).
     public func resolveAsync<T, A: Sendable>(
         _ type: T.Type, argument: A, isolation: isolated (any Actor)? = #isolation

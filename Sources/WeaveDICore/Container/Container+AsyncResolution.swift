@@ -4,7 +4,7 @@ extension Container {
     // MARK: Public API
 
     /// Resolves `type` with `await`: registrations with an async factory
-    /// (``registerAsync(_:scope:file:line:factory:)``) and synchronous ones alike.
+    /// (``registerAsync(_:scope:file:line:factory:)-(_,_,_,_,()->T)``) and synchronous ones alike.
     ///
     /// A shared instance another task is building is awaited: this task suspends, no thread
     /// blocks. If this task is cancelled while it waits, it stops waiting and throws

@@ -393,7 +393,7 @@ struct AutoRegistrationControl {
 }
 
 extension Container {
-    /// What ``Container/register(_:scope:file:line:factory:)`` does when the type and name are
+    /// What ``Container/register(_:scope:file:line:factory:)-(_,_,_,_,()->T)`` does when the type and name are
     /// already registered.
     public enum DuplicatePolicy: Sendable {
         /// The later registration replaces the earlier one (logged as a warning naming both places).

@@ -24,7 +24,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
     /// the stack overflows), ``Container/maximumResolutionDepth`` when set, or
     /// ``Container/maximumAsyncResolutionDepth`` for async factories.
     case resolutionTooDeep(path: [String], depth: Int, limit: DepthLimit)
-    /// The type is registered with an async factory (``Container/registerAsync(_:scope:file:line:factory:)``)
+    /// The type is registered with an async factory (``Container/registerAsync(_:scope:file:line:factory:)-(_,_,_,_,()->T)``)
     /// and was resolved synchronously. Nothing was built and nothing waited: resolve it with
     /// `try await container.resolveAsync(_:)`.
     case asyncResolutionRequired(Any.Type, name: String? = nil)

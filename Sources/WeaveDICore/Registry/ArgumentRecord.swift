@@ -1,4 +1,4 @@
-/// A registration whose factory takes runtime arguments (``Container/register(_:scope:file:line:factory:)-(_,_,_,_,(A,repeat each B)->T)``).
+/// A registration whose factory takes runtime arguments (``Container/register(_:scope:file:line:factory:)-(_,_,_,_,(A,B)->T)``).
 ///
 /// It lives in the slot of its type and name like any registration, tagged
 /// ``ScopeTag/arguments`` so a resolution without arguments fails with

@@ -1,4 +1,4 @@
-/// The registration of an async factory (``Container/registerAsync(_:scope:file:line:factory:)``),
+/// The registration of an async factory (``Container/registerAsync(_:scope:file:line:factory:)-(_,_,_,_,()->T)``),
 /// in any lifetime. Its tag is ``ScopeTag/asyncFactory`` whatever the lifetime, so the synchronous
 /// resolution path never builds it nor waits for it: that path fails at once with
 /// ``DIError/asyncResolutionRequired(_:name:)``. `resolveAsync` switches on ``lifetime``.

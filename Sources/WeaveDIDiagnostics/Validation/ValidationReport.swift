@@ -24,7 +24,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// cannot await, so it leaves them to ``Container/validateAsync()``, which builds them too.
     /// Empty in a report of `validateAsync()`. Not counted as problems.
     public internal(set) var unbuiltAsyncRegistrations: [String] = []
-    /// Registrations whose factory takes arguments (``Container/register(_:scope:file:line:factory:)-(_,_,_,_,(A,repeat each B)->T)``):
+    /// Registrations whose factory takes arguments (``Container/register(_:scope:file:line:factory:)-(_,_,_,_,(A,B)->T)``):
     /// no validation can build them without arguments, so they are listed here, not built. What
     /// they resolve is checked when something that is built resolves them. Not counted as problems.
     public internal(set) var unbuiltArgumentRegistrations: [String] = []

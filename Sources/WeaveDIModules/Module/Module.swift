@@ -46,7 +46,7 @@ public struct Module: Sendable, CustomStringConvertible {
     }
 
     /// A module registering an async `factory` for `type` (resolved with
-    /// ``Container/resolveAsync(_:isolation:)``; see ``Container/registerAsync(_:scope:file:line:factory:)``).
+    /// ``Container/resolveAsync(_:isolation:)``; see ``Container/registerAsync(_:scope:file:line:factory:)-(_,_,_,_,()->T)``).
     ///
     /// ```swift
     /// let database = Module(Database.self, scope: .singleton, asyncFactory: { try await Database.open() })
