@@ -152,15 +152,19 @@ extension Container {
         for (slot, record) in registry.allRecords()
         where key == nil || (RegistryKey(anyType: record.type, name: record.name) == key) {
             slot.lock.withLock {
-                if record.scopeTag == .singleton {
-                    let singleton = unsafeDowncast(record, to: SingletonRecord.self)
-                    if let disposable = singleton.disposable() {
-                        candidates.append((slot, record, singleton.creationOrder, disposable))
+                // A registration with arguments keeps a singleton per argument value.
+                let records = [record] + ((record as? ArgumentRecord)?.instanceRecords ?? [])
+                for record in records {
+                    if record.scopeTag == .singleton {
+                        let singleton = unsafeDowncast(record, to: SingletonRecord.self)
+                        if let disposable = singleton.disposable() {
+                            candidates.append((slot, record, singleton.creationOrder, disposable))
+                        }
+                    } else if let async = record as? AsyncRecord, let cell = async.singletonCell,
+                        let disposable = async.disposableSingleton()
+                    {
+                        candidates.append((slot, record, cell.creationOrder, disposable))
                     }
-                } else if let async = record as? AsyncRecord, let cell = async.singletonCell,
-                    let disposable = async.disposableSingleton()
-                {
-                    candidates.append((slot, record, cell.creationOrder, disposable))
                 }
             }
         }

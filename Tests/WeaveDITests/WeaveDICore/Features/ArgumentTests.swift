@@ -31,6 +31,16 @@ private struct Colliding: Hashable, Sendable {
 
 private struct NotHashableID: Sendable { let raw: Int }
 
+private final class Connection: AsyncDisposable {
+    let host: String
+    let disposed: Recorder<String>
+    init(host: String, disposed: Recorder<String>) {
+        self.host = host
+        self.disposed = disposed
+    }
+    func dispose(reason: DisposalReason) async { disposed.append(host) }
+}
+
 @Suite("Arguments")
 struct ArgumentTests {
     @Test func oneArgumentReachesTheFactory() throws {
@@ -330,6 +340,19 @@ struct ArgumentTests {
         container.register(UserViewModel.self) { (id: String) in UserViewModel(id: id) }
         #expect(try await container.resolveAsync(UserViewModel.self, argument: "s").id == "s")
         await #expect(throws: DIError.self) { try await container.resolveAsync(UserViewModel.self, argument: 1) }
+    }
+
+    @Test func shutdownDisposesEveryPerArgumentSingleton() async {
+        let container = Container()
+        let disposed = Recorder<String>()
+        container.register(Connection.self, scope: .singleton) { (host: String) in
+            Connection(host: host, disposed: disposed)
+        }
+        _ = container.resolve(Connection.self, argument: "a")
+        _ = container.resolve(Connection.self, argument: "b")
+        await container.disposeSingletons()
+        await container.disposeSingletons()
+        #expect(disposed.all.sorted() == ["a", "b"])
     }
 
     @Test func validateListsArgumentRegistrationsWithoutBuildingThem() {
