@@ -271,8 +271,9 @@ extension Container {
         case .arguments(let found, let foundLock):
             (record, lock) = (found, foundLock)
         }
-        // An identity check of the class, then no cast: cheaper than a dynamic cast.
-        guard type(of: record.call) == ArgumentFactory<T, repeat each A>.self else {
+        // The argument types compared one by one (the caller's metadata, no look-up), then no cast:
+        // the record was made for `T` (its key says so) taking exactly these arguments.
+        guard !record.isAsyncFactory, record.accepts(repeat (each A).self) else {
             throw mismatch(record, key: key, type: T.self, passing: repeat (each A).self)
         }
         let factory = unsafeDowncast(record.call, to: ArgumentFactory<T, repeat each A>.self)
@@ -323,9 +324,10 @@ extension Container {
             noteAsyncEdge(to: key, type: T.self)
             return try resolveWithArguments(key: key, as: T.self, requester: requester, repeat each arguments)
         }
-        guard let factory = record.call as? AsyncArgumentFactory<T, repeat each A> else {
+        guard record.accepts(repeat (each A).self) else {
             throw mismatch(record, key: key, type: T.self, passing: repeat (each A).self)
         }
+        let factory = unsafeDowncast(record.call, to: AsyncArgumentFactory<T, repeat each A>.self)
         let make = {
             AsyncRecord(
                 lifetime: record.lifetime, name: key.name, site: record.site, declaredDependencies: [], type: T.self,

@@ -43,6 +43,17 @@ final class ArgumentRecord: RegistrationRecord, @unchecked Sendable {
 
     override var scope: Scope { lifetime }
 
+    /// Whether the factory takes exactly `types`, in order.
+    func accepts<each A>(_ types: repeat (each A).Type) -> Bool {
+        var index = 0
+        for type in repeat each types {
+            guard index < expectedArguments.count, ObjectIdentifier(type) == ObjectIdentifier(expectedArguments[index])
+            else { return false }
+            index += 1
+        }
+        return index == expectedArguments.count
+    }
+
     override func freshCopy() -> RegistrationRecord {
         ArgumentRecord(
             lifetime: lifetime, name: name, site: site, type: type, argumentTypes: expectedArguments, call: call,
