@@ -10,7 +10,7 @@ public enum DILogLevel: Int, Sendable, Comparable, CaseIterable {
     case errors = 1
     /// Failures, plus missing registrations, replaced registrations and slow resolutions.
     case warnings = 2
-    /// Everything, including each registration.
+    /// Everything, including each registration. Setting it logs the WeaveDI version first.
     case all = 3
 
     /// Orders levels from `.off` (least) to `.all` (most).

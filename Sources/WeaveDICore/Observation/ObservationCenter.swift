@@ -52,8 +52,12 @@ package final class ObservationCenter: HookRegistry {
     package var logLevel: DILogLevel {
         get { DILogLevel(rawValue: runtimeFlags.logLevel.load(ordering: .relaxed)) ?? .errors }
         set {
-            runtimeFlags.logLevel.store(newValue.rawValue, ordering: .relaxed)
+            let previous = runtimeFlags.logLevel.exchange(newValue.rawValue, ordering: .relaxed)
             state.withLock { updateFlags($0) }
+            // Whoever turns everything on learns first which WeaveDI is talking.
+            if newValue == .all, previous != DILogLevel.all.rawValue {
+                logger.info("WeaveDI \(WeaveDIVersion.current): logging at .all", source: Self.source)
+            }
         }
     }
 
