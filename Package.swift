@@ -90,15 +90,16 @@ let package = Package(
         // in a target of its own and only act on containers they create.
         .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI", "WeaveDITestSupport"]),
         // The tests' shared thread-safe bookkeeping (a counter, a recorder, a locked value).
-        .target(name: "WeaveDITestSupport", path: "Tests/TestSupport"),
+        // It also captures WeaveDI's log per test (`.capturesLog`), so it sees the core.
+        .target(name: "WeaveDITestSupport", dependencies: ["WeaveDICore"], path: "Tests/TestSupport"),
         // The seeds' Swift 5 style (static var keys of non-Sendable protocols) must keep compiling.
         .testTarget(
             name: "SeedCompatSwift5Tests",
-            dependencies: ["WeaveDI"],
+            dependencies: ["WeaveDI", "WeaveDITestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The messages the Reliability article documents are the ones WeaveDI prints.
-        .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI", "WeaveDITestSupport"]),
 
         // Server-side integrations (package traits `ServiceLifecycle` and `Hummingbird`).
         .target(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDICore
 import WeaveDITestSupport
 
 #if canImport(Darwin)
@@ -14,7 +15,7 @@ final class DeepNode: Sendable {
     init(_ next: DeepNode?) { self.next = next }
 }
 
-@Suite("Deep chains")
+@Suite("Deep chains", .capturesLog)
 struct DeepChainTests {
     /// A chain of `depth` named transient registrations, each resolving the next.
     static func chain(depth: Int) -> Container {
@@ -35,8 +36,11 @@ struct DeepChainTests {
         let container = Self.chain(depth: 2000)
         let outcome = LockedValue<Result<DeepNode, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
+        let capture = LogCapture.current
         let thread = Thread {
-            outcome.mutate { $0 = Result { try container.resolveOrThrow("d0", DeepNode.self) } }
+            withCurrentLogCapture(capture) {
+                outcome.mutate { $0 = Result { try container.resolveOrThrow("d0", DeepNode.self) } }
+            }
             done.signal()
         }
         thread.stackSize = Self.stackSize
