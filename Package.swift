@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // WeaveDI: dependency injection for Swift apps and servers. MIT license (LICENSE). Its version is
-// `WeaveDIVersion.current` (Sources/WeaveDICore/Support/Version.swift); CHANGELOG.md says what
+// `DIVersion.current` (Sources/WeaveDICore/Support/Version.swift); CHANGELOG.md says what
 // each version changed, and CONTRIBUTING.md how to build, test and contribute.
 import PackageDescription
 

@@ -20,7 +20,7 @@ constant=$(sed -n 's/^ *public static let current = "\([^"]*\)".*/\1/p' Sources/
 [ "$(grep -rn --include=*.swift 'static let current = "' Sources | wc -l)" -eq 1 ] || fail "the version is written in more than one place"
 released=$(sed -n 's/^## \[\([0-9][0-9.]*[0-9]\)\].*/\1/p' CHANGELOG.md | head -1)
 [ -n "$released" ] || fail "CHANGELOG.md has no released section ('## [x.y.z] - date')"
-[ "$constant" = "$released" ] || fail "WeaveDIVersion.current is $constant but CHANGELOG.md's newest release is $released"
+[ "$constant" = "$released" ] || fail "DIVersion.current is $constant but CHANGELOG.md's newest release is $released"
 # The README and the Getting Started article say which version they describe.
 grep -q "describes WeaveDI \*\*$constant\*\*" README.md || fail "README.md does not say it describes WeaveDI **$constant**"
 grep -q "describes WeaveDI $constant" Sources/WeaveDI/WeaveDI.docc/GettingStarted.md \

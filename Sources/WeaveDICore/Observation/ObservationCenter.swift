@@ -58,7 +58,7 @@ package final class ObservationCenter: HookRegistry {
             state.withLock { updateFlags($0) }
             // Whoever turns everything on learns first which WeaveDI is talking.
             if newValue == .all, previous != DILogLevel.all.rawValue {
-                emit(.info, "WeaveDI \(WeaveDIVersion.current): logging at .all")
+                emit(.info, "WeaveDI \(DIVersion.current): logging at .all")
             }
         }
     }

@@ -176,9 +176,9 @@ extension DiagnosticsGlobalState {
         @Test("turning on .all logs WeaveDI's version first")
         func allLogsTheVersionFirst() {
             let entries = capturedLog(at: .all, mentioning: "logging at .all") {}
-            #expect(entries.map(\.message) == ["WeaveDI \(WeaveDIVersion.current): logging at .all"])
+            #expect(entries.map(\.message) == ["WeaveDI \(DIVersion.current): logging at .all"])
             #expect(entries.first?.level == .info)
-            #expect(WeaveDIVersion.current.split(separator: ".").count == 3)
+            #expect(DIVersion.current.split(separator: ".").count == 3)
         }
 
         @Test func offLogsNothing() {
