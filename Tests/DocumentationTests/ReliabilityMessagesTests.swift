@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // The same shapes as `Snippets/Reliability.swift`, so the messages match the article's.
 protocol PaymentService: Sendable {}
@@ -57,7 +58,7 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
 
 /// Every message `Reliability.md` documents is what WeaveDI prints for that misuse, once module
 /// names and `file:line` sites (which differ between the snippet and this test) are set aside.
-@Suite struct ReliabilityMessagesTests {
+@Suite(.capturesLog) struct ReliabilityMessagesTests {
     @Test func unregisteredType() throws {
         let container = WeaveDI.Container()
         container.register(PaymentsService.self) { StripePaymentService() }
