@@ -173,8 +173,11 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
         }
         let printed = Heard()
         let done = DispatchSemaphore(value: 0)
+        let capture = LogCapture.current
         let smallThread = Thread {
-            do { _ = try steps.resolveOrThrow("step0", Step.self) } catch { printed.set("\(error)") }
+            withCurrentLogCapture(capture) {
+                do { _ = try steps.resolveOrThrow("step0", Step.self) } catch { printed.set("\(error)") }
+            }
             done.signal()
         }
         smallThread.stackSize = 512 << 10
