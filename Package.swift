@@ -1,4 +1,7 @@
 // swift-tools-version: 6.1
+// WeaveDI: dependency injection for Swift apps and servers. MIT license (LICENSE). Its version is
+// `DIVersion.current` (Sources/WeaveDICore/Support/Version.swift); CHANGELOG.md says what
+// each version changed, and CONTRIBUTING.md how to build, test and contribute.
 import PackageDescription
 
 let package = Package(
@@ -87,15 +90,16 @@ let package = Package(
         // in a target of its own and only act on containers they create.
         .testTarget(name: "AutoRegisteringTests", dependencies: ["WeaveDI", "WeaveDITesting", "WeaveDITestSupport"]),
         // The tests' shared thread-safe bookkeeping (a counter, a recorder, a locked value).
-        .target(name: "WeaveDITestSupport", path: "Tests/TestSupport"),
+        // It also captures WeaveDI's log per test (`.capturesLog`), so it sees the core.
+        .target(name: "WeaveDITestSupport", dependencies: ["WeaveDICore"], path: "Tests/TestSupport"),
         // The seeds' Swift 5 style (static var keys of non-Sendable protocols) must keep compiling.
         .testTarget(
             name: "SeedCompatSwift5Tests",
-            dependencies: ["WeaveDI"],
+            dependencies: ["WeaveDI", "WeaveDITestSupport"],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // The messages the Reliability article documents are the ones WeaveDI prints.
-        .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI"]),
+        .testTarget(name: "DocumentationTests", dependencies: ["WeaveDI", "WeaveDITestSupport"]),
 
         // Server-side integrations (package traits `ServiceLifecycle` and `Hummingbird`).
         .target(

@@ -6,22 +6,23 @@ import PackageDescription
 // module and the App wire everything together.
 let package = Package(
     name: "WeaveDIExample",
-    // macOS 15 / iOS 18: the server's unit of work guards its undo log with the standard library's
-    // `Mutex` (Hummingbird itself needs macOS 14).
+    // macOS 15 / iOS 18, as the server package (Examples/Server) that reuses these modules needs.
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "App", targets: ["App"]),
-        // The shop over HTTP (Hummingbird 2), with a request scope per request.
-        .executable(name: "ShopServer", targets: ["ShopServer"]),
+        // The shop's modules, for the HTTP server's package (`Examples/Server`), which keeps
+        // Hummingbird and SwiftNIO out of this package: `swift run --package-path Examples App`
+        // fetches and builds WeaveDI and GRDB only.
+        .library(name: "DI", targets: ["DI"]),
+        .library(name: "Database", targets: ["Database"]),
+        .library(name: "SharedModels", targets: ["SharedModels"]),
+        .library(name: "UserFeature", targets: ["UserFeature"]),
+        .library(name: "OrderFeature", targets: ["OrderFeature"]),
+        .library(name: "PaymentFeature", targets: ["PaymentFeature"]),
     ],
     dependencies: [
         // Named explicitly: a path dependency is otherwise known by its folder name.
-        // The `Hummingbird` trait turns on WeaveDIHummingbird (and WeaveDIServiceLifecycle).
-        .package(name: "WeaveDI", path: "..", traits: ["Hummingbird"]),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // NIOCore, for the error a request body over the size limit throws.
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(name: "WeaveDI", path: ".."),
         // SQLite (the system libsqlite3 on Linux: `apt-get install libsqlite3-dev`).
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
@@ -35,33 +36,6 @@ let package = Package(
             ],
             path: "App/Sources"
         ),
-
-        // The HTTP server: routes, request-scoped unit of work, services (a library, so tests
-        // serve it on loopback), and its executable.
-        .target(
-            name: "ShopHTTP",
-            dependencies: [
-                "DI", "Database", "SharedModels", "UserFeature", "OrderFeature", "PaymentFeature",
-                .product(name: "WeaveDI", package: "WeaveDI"),
-                .product(name: "WeaveDIHummingbird", package: "WeaveDI"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Server/ShopHTTP"
-        ),
-        .executableTarget(
-            name: "ShopServer",
-            dependencies: [
-                "ShopHTTP", "DI", "Database",
-                .product(name: "WeaveDI", package: "WeaveDI"),
-                .product(name: "WeaveDIServiceLifecycle", package: "WeaveDI"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Server/ShopServer"
-        ),
-
         // Feature modules
         .target(
             name: "UserFeature",
@@ -115,19 +89,6 @@ let package = Package(
                 .product(name: "WeaveDITesting", package: "WeaveDI"),
             ],
             path: "Tests/ExampleTests"
-        ),
-        .testTarget(
-            name: "ShopServerTests",
-            dependencies: [
-                "ShopHTTP", "DI", "Database", "SharedModels",
-                .product(name: "WeaveDI", package: "WeaveDI"),
-                .product(name: "WeaveDIHummingbird", package: "WeaveDI"),
-                .product(name: "WeaveDIServiceLifecycle", package: "WeaveDI"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            path: "Tests/ShopServerTests"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -50,5 +50,42 @@ do {
 }
 // snippet.end
 
+// snippet.syncLaunch
+// In a synchronous App.init (or an app delegate's didFinishLaunching): register directly on the
+// shared container; nothing here waits.
+struct ShopApp {
+    init() {
+        let container = WeaveDI.Container.shared
+        container.register(DatabaseService.self, scope: .singleton) { SQLiteDatabaseService() }
+        container.register(UserRepository.self) {
+            UserRepositoryImpl(database: try container.resolveOrThrow(DatabaseService.self))
+        }
+    }
+}
+// snippet.end
+
+// snippet.sendable
+// 1. A Sendable struct: the wrappers are Sendable when their values are.
+struct ProfileLoader: Sendable {
+    @Inject var repository: (any UserRepository)?
+}
+
+// 2. A class whose only mutable state is the wrappers' (each is thread-safe and never reassigned).
+final class ProfileCache: @unchecked Sendable {
+    @Inject var repository: (any UserRepository)?
+}
+
+// 3. An actor, or a class isolated to the main actor.
+actor ProfileStore {
+    @Inject var repository: (any UserRepository)?
+}
+
+@MainActor
+final class ProfileScreenModel {
+    @Inject var repository: (any UserRepository)?
+}
+// snippet.end
+
 // snippet.hide
+_ = ShopApp()
 print(ProfileViewModel().title(), repository != nil, database != nil)

@@ -25,8 +25,8 @@ if [ ! -f /usr/include/sqlite3.h ]; then
     apt-get update -qq && apt-get install -y -qq libsqlite3-dev
 fi
 
-swift build -c release --package-path Examples --product ShopServer 2>&1 | tail -1
-BIN="$(swift build -c release --package-path Examples --show-bin-path)/ShopServer"
+swift build -c release --package-path Examples/Server --product ShopServer 2>&1 | tail -1
+BIN="$(swift build -c release --package-path Examples/Server --show-bin-path)/ShopServer"
 WORK="$(mktemp -d)"
 DB="$WORK/shop.sqlite"
 PIDS=()

@@ -10,8 +10,8 @@ PORT="${1:-18090}"
 WORK="$(mktemp -d)"
 trap 'kill "${SERVER:-0}" 2> /dev/null || true; rm -rf "$WORK"' EXIT
 
-swift build --package-path Examples --product ShopServer 2>&1 | tail -1
-"$(swift build --package-path Examples --show-bin-path)/ShopServer" --port "$PORT" --database "$WORK/shop.sqlite" > "$WORK/server.log" 2>&1 &
+swift build --package-path Examples/Server --product ShopServer 2>&1 | tail -1
+"$(swift build --package-path Examples/Server --show-bin-path)/ShopServer" --port "$PORT" --database "$WORK/shop.sqlite" > "$WORK/server.log" 2>&1 &
 SERVER=$!
 for _ in $(seq 1 100); do
     grep -q "listening on" "$WORK/server.log" 2> /dev/null && break

@@ -116,7 +116,7 @@ final class FactoryOwner {
     @Factory var pad: ScratchPad
 }
 
-@Suite("AutoRegistering")
+@Suite("AutoRegistering", .capturesLog)
 struct AutoRegisteringTests {
     @Test("a container resolution runs registerAllServices once, first, with the container bound")
     func containerResolution() {
@@ -195,7 +195,7 @@ struct AutoRegisteringTests {
             let group = DispatchGroup()
             for index in 0..<8 {
                 group.enter()
-                Thread {
+                loggingThread {
                     start.wait()
                     Container.withShared(container) {
                         let ok =
@@ -234,7 +234,7 @@ struct AutoRegisteringTests {
             // Another thread resets the container in the middle of the run: what the run
             // registered so far (the loader) is cleared.
             let done = DispatchSemaphore(value: 0)
-            Thread {
+            loggingThread {
                 container.reset()
                 done.signal()
             }.start()
@@ -261,13 +261,13 @@ struct AutoRegisteringTests {
         }
         let finished = DispatchGroup()
         finished.enter()
-        Thread {
+        loggingThread {
             _ = container.resolve(ScratchPad.self)
             finished.leave()
         }.start()
         #expect(runStarted.wait(timeout: .now() + 10) == .success)
         finished.enter()
-        Thread {
+        loggingThread {
             _ = defaults.value(for: RunWaitingKey.self)
             finished.leave()
         }.start()
@@ -292,6 +292,12 @@ struct AutoRegisteringTests {
         _ = UnifiedDI.resolve(ScratchPad.self)
         #expect(runLog.count(for: Container.shared) >= 1)
     }
+}
+
+/// A thread that logs into the starting test's capture (`.capturesLog`).
+func loggingThread(_ body: @escaping @Sendable () -> Void) -> Thread {
+    let capture = LogCapture.current
+    return Thread { withCurrentLogCapture(capture, body) }
 }
 
 /// A default that resolves from a container whose auto-registration may be running.

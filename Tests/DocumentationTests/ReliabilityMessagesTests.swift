@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // The same shapes as `Snippets/Reliability.swift`, so the messages match the article's.
 protocol PaymentService: Sendable {}
@@ -57,7 +58,7 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
 
 /// Every message `Reliability.md` documents is what WeaveDI prints for that misuse, once module
 /// names and `file:line` sites (which differ between the snippet and this test) are set aside.
-@Suite struct ReliabilityMessagesTests {
+@Suite(.capturesLog) struct ReliabilityMessagesTests {
     @Test func unregisteredType() throws {
         let container = WeaveDI.Container()
         container.register(PaymentsService.self) { StripePaymentService() }
@@ -172,8 +173,11 @@ struct LoggingModuleFactory: ModuleFactory, Sendable {
         }
         let printed = Heard()
         let done = DispatchSemaphore(value: 0)
+        let capture = LogCapture.current
         let smallThread = Thread {
-            do { _ = try steps.resolveOrThrow("step0", Step.self) } catch { printed.set("\(error)") }
+            withCurrentLogCapture(capture) {
+                do { _ = try steps.resolveOrThrow("step0", Step.self) } catch { printed.set("\(error)") }
+            }
             done.signal()
         }
         smallThread.stackSize = 512 << 10

@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 protocol APIService {
     var mockUserData: [String: String] { get }
@@ -66,7 +67,7 @@ extension DI {
     }
 }
 
-@Suite("The DI facade in the Swift 5 language mode")
+@Suite("The DI facade in the Swift 5 language mode", .capturesLog)
 struct DIFacadeSwift5Tests {
     @Test func cleanArchitectureSetupThroughAnExtensionOfDI() {
         Container.withShared(Container()) {

@@ -2,6 +2,7 @@
 // non-Sendable protocols, @Inject in plain classes and Factory keys of non-Sendable protocols.
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // MARK: Multi-Module Projects guide: InjectedKey conformances with stored `static var`s
 
@@ -131,7 +132,7 @@ class AccountsViewModel {
     }
 }
 
-@Suite("Seed code in the Swift 5 language mode")
+@Suite("Seed code in the Swift 5 language mode", .capturesLog)
 struct SeedCompatSwift5Tests {
     @Test func injectedKeysUseTestValues() async throws {
         let service = UserService()
@@ -190,7 +191,7 @@ final class FetchedRemoteConfig: RemoteConfigStore {
     init(values: [String: String]) { self.values = values }
 }
 
-@Test func asyncFactoriesCompileAndResolveInTheSwift5Mode() async throws {
+@Test(.capturesLog) func asyncFactoriesCompileAndResolveInTheSwift5Mode() async throws {
     let container = Container()
     container.registerAsync(RemoteConfigStore.self, scope: .singleton) {
         await Task.yield()
@@ -199,4 +200,5 @@ final class FetchedRemoteConfig: RemoteConfigStore {
     let config = try await container.resolveAsync(RemoteConfigStore.self)
     #expect(config.values["feature"] == "on")
     #expect(container.resolve(RemoteConfigStore.self) == nil) // async-only: resolved with await
+    #expect(capturedProblems(mentioning: "RemoteConfigStore is registered with an async factory").count == 1)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // Call shapes copied from the seeds (with only the fixes a user must make to invalid Swift),
 // so a change that breaks seed code breaks this build.
@@ -88,7 +89,7 @@ enum InitializationError: LocalizedError {
     case criticalServiceMissing(String)
 }
 
-@Suite("Seed shapes")
+@Suite("Seed shapes", .capturesLog)
 struct SeedShapesTests {
     @Test func genericRepositoryAndDecoratorChain() async throws {
         let container = Container()

@@ -8,7 +8,7 @@ import ShopHTTP
 import WeaveDI
 import WeaveDIServiceLifecycle
 
-// `swift run --package-path Examples ShopServer [--port 8080] [--database PATH] [--wiring weavedi|manual]`
+// `swift run --package-path Examples/Server ShopServer [--port 8080] [--database PATH] [--wiring weavedi|manual]`
 let arguments: ServerArguments
 do {
     arguments = try ServerArguments(Array(CommandLine.arguments.dropFirst()))

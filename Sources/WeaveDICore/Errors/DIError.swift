@@ -92,8 +92,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             }
             return text
         case .circularDependency(let path):
-            return
-                "Circular dependency: \(path.joined(separator: " -> ")). Break the cycle by resolving one side lazily (a synchronous registration through @Inject or a Factory key; an async one with resolveAsync after the factory has returned, not inside it) or through a protocol."
+            return "Circular dependency: \(path.joined(separator: " -> ")). " + Self.cycleAdvice(path)
         case .factoryFailed(let type, let name, let underlying):
             return "The factory for \(ResolutionFrame.displayName(type, name)) threw: \(underlying)."
         case .scopeEnded(let scope, let type):
@@ -142,6 +141,17 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             return
                 "\(ResolutionFrame.displayName(type, name)) is registered as \(scope) with arguments, so it keeps one instance per argument value, and \(TypeNames.qualified(argument)) (an argument passed) is not Hashable. Make \(TypeNames.short(argument)) Hashable, or register \(TypeNames.short(type)) as transient."
         }
+    }
+
+    /// How to break the cycle `path` (`A -> B -> A`): the last factory on it gets the first one
+    /// after both are built, not in its factory. A protocol between them changes no order of
+    /// construction, so it is not advice; `@Inject` cannot reach an async registration.
+    static func cycleAdvice(_ path: [String]) -> String {
+        guard let first = path.first, path.count >= 2 else { return "" }
+        let last = path[path.count - 2]
+        if last == first { return "\(first)'s factory resolves \(first) itself: build it without that resolution." }
+        return
+            "\(last)'s factory resolves \(first), which is still being built. Break the cycle by letting \(last) get \(first) on first use, after both are built: an optional `@Inject` property or a Factory key read later (synchronous registrations), or `try await container.resolveAsync(…)` in the method that needs it (async registrations, which @Inject cannot reach)."
     }
 
     /// The same text as `description`, for `localizedDescription`.

@@ -47,6 +47,8 @@ package final class ObservationCenter: HookRegistry {
         var slowThreshold: TimeInterval = ObservationCenter.defaultSlowThreshold
         /// Replaces the swift-log logger (tests capture messages with it).
         var logger: Logger?
+        /// The misses already logged at `.errors` in a debug build (each type and name once).
+        var announcedMisses: Set<RegistryKey> = []
     }
 
     private let state = Locked(State())
@@ -56,8 +58,12 @@ package final class ObservationCenter: HookRegistry {
     package var logLevel: DILogLevel {
         get { DILogLevel(rawValue: runtimeFlags.logLevel.load(ordering: .relaxed)) ?? .errors }
         set {
-            runtimeFlags.logLevel.store(newValue.rawValue, ordering: .relaxed)
+            let previous = runtimeFlags.logLevel.exchange(newValue.rawValue, ordering: .relaxed)
             state.withLock { updateFlags($0) }
+            // Whoever turns everything on learns first which WeaveDI is talking.
+            if newValue == .all, previous != DILogLevel.all.rawValue {
+                emit(.info, "WeaveDI \(DIVersion.current): logging at .all")
+            }
         }
     }
 
@@ -72,15 +78,43 @@ package final class ObservationCenter: HookRegistry {
     func resetLogger() { state.withLock { $0.logger = nil } }
 
     package func logInfo(_ message: @autoclosure () -> String) {
-        if logLevel >= .all { logger.info("\(message())", source: Self.source) }
+        if logLevel >= .all { emit(.info, message()) }
     }
 
     package func logWarning(_ message: @autoclosure () -> String) {
-        if logLevel >= .warnings { logger.warning("\(message())", source: Self.source) }
+        if logLevel >= .warnings { emit(.warning, message()) }
     }
 
     package func logError(_ message: @autoclosure () -> String) {
-        if logLevel >= .errors { logger.error("\(message())", source: Self.source) }
+        if logLevel >= .errors { emit(.error, message()) }
+    }
+
+    /// Sends a message to the task's ``LogCapture`` when one is bound, to swift-log otherwise.
+    private func emit(_ severity: LogCapture.Severity, _ message: String) {
+        if let capture = LogCapture.current { return capture.append(severity, message) }
+        switch severity {
+        case .info: logger.info("\(message)", source: Self.source)
+        case .warning: logger.warning("\(message)", source: Self.source)
+        case .error: logger.error("\(message)", source: Self.source)
+        }
+    }
+
+    // MARK: Misses at the default level
+
+    /// Whether `error` is a miss that a debug build logs at `.errors` (the default level) because
+    /// it is the first of its type and name: a forgotten registration shows up once, in the log
+    /// a developer reads, while an optional dependency missing on purpose costs one line.
+    /// Release builds log misses only from `.warnings`.
+    private func isFirstMissAtDefaultLevel(_ error: DIError, consume: Bool) -> Bool {
+        #if DEBUG
+            guard logLevel == .errors, case .dependencyNotFound(let type, let name, _) = error else { return false }
+            let key = RegistryKey(anyType: type, name: name)
+            return state.withLock {
+                consume ? $0.announcedMisses.insert(key).inserted : !$0.announcedMisses.contains(key)
+            }
+        #else
+            return false
+        #endif
     }
 
     // MARK: Hooks
@@ -139,18 +173,20 @@ package final class ObservationCenter: HookRegistry {
 
     /// Whether a failure would reach anyone: an error hook, or the log at its level.
     func hasListeners(for error: DIError) -> Bool {
-        if logLevel >= error.logLevel { return true }
+        if logLevel >= error.logLevel || isFirstMissAtDefaultLevel(error, consume: false) { return true }
         return state.withLock { !$0.errors.isEmpty }
     }
 
     package func reportFailure(_ error: DIError) {
         let handlers = state.withLock { $0.errorHandlers }
         if logLevel >= error.logLevel {
-            if error.logLevel == .errors {
-                logger.error("\(error.description)", source: Self.source)
-            } else {
-                logger.warning("\(error.description)", source: Self.source)
-            }
+            emit(error.logLevel == .errors ? .error : .warning, error.description)
+        } else if isFirstMissAtDefaultLevel(error, consume: true) {
+            emit(
+                .warning,
+                error.description
+                    + " (A debug build logs the first miss of each type at the default level; UnifiedDI.setLogLevel(.warnings) logs every miss, .off none.)"
+            )
         }
         guard !handlers.isEmpty else { return }
         let name = error.typeName
@@ -168,9 +204,10 @@ package final class ObservationCenter: HookRegistry {
         guard logs || !due.isEmpty else { return }
         let displayName = ResolutionFrame.displayName(type, name)
         if logs {
-            logger.warning(
-                "Slow resolution: \(displayName) took \(String(format: "%.3f", seconds * 1000)) ms (threshold \(String(format: "%.3f", threshold * 1000)) ms)",
-                source: Self.source)
+            emit(
+                .warning,
+                "Slow resolution: \(displayName) took \(String(format: "%.3f", seconds * 1000)) ms (threshold \(String(format: "%.3f", threshold * 1000)) ms)"
+            )
         }
         for hook in due { hook.handler(displayName, seconds) }
     }

@@ -142,7 +142,7 @@ extension ValidationReport {
         public var description: String {
             let members = zip(path, sites).map { name, site in site.map { "\(name) at \($0)" } ?? name }
             return
-                "Circular dependency: \(path.joined(separator: " -> ")) (\(members.joined(separator: "; "))). Break it by resolving one side lazily or through a protocol."
+                "Circular dependency: \(path.joined(separator: " -> ")) (\(members.joined(separator: "; "))). Break it by letting one side get the other on first use, after both are built, instead of in its factory (`@Inject` for a synchronous registration, `resolveAsync` in a method for an async one)."
         }
 
         /// The cycle of `path` (as a cycle error gives it, first and last equal), starting at its

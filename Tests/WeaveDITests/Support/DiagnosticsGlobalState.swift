@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore
@@ -9,5 +10,5 @@ import Testing
 /// feature files (`DiagnosticsLoggingTests.swift`, `DiagnosticsHookTests.swift`,
 /// `DiagnosticsValidationTests.swift`). Hooks hear every container in the process, so tests
 /// also filter what they hear by their own probe types.
-@Suite(.serialized)
+@Suite(.serialized, .capturesLog)
 struct DiagnosticsGlobalState {}

@@ -44,15 +44,17 @@ final class SelfNeeding: Sendable {
 }
 
 /// Runs each body on its own thread, all released at once, and returns their results in order.
+/// The threads log into the calling test's capture (`.capturesLog`), if it has one.
 func runOnThreads<R>(_ bodies: [@Sendable () -> R]) -> [R] {
     let results = ThreadResults<R>(count: bodies.count)
+    let capture = LogCapture.current
     let start = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     for (index, body) in bodies.enumerated() {
         done.enter()
         let thread = Thread {
             start.wait()
-            let value = body()
+            let value = withCurrentLogCapture(capture, body)
             results.set(index, value)
             done.leave()
         }

@@ -9,7 +9,7 @@ protocol AnalyticsSink: Sendable { var name: String { get } }
 struct FirebaseAnalytics: AnalyticsSink { let name = "firebase" }
 struct NoOpAnalytics: AnalyticsSink { let name = "noop" }
 
-@Suite("UnifiedDI facade")
+@Suite("UnifiedDI facade", .capturesLog)
 struct UnifiedDITests {
     @Test func registerManyHandlesEveryRegistrationForm() {
         Container.withShared(Container()) {

@@ -40,7 +40,7 @@ private struct OptionalStructOwner: Sendable {
     @Factory var part: OptionalPart?
 }
 
-@Suite("Optional @Factory and @Injected properties")
+@Suite("Optional @Factory and @Injected properties", .capturesLog)
 struct FactoryOptionalTests {
     @Test("read nil when nothing is registered, and the wrapped type's registration once there is one")
     func nilThenRegistration() {

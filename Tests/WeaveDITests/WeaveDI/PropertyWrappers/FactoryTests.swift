@@ -79,7 +79,7 @@ private final class BrokenService {
     @Factory var processor: NotRegisteredProcessor
 }
 
-@Suite("Factory keys")
+@Suite("Factory keys", .capturesLog)
 struct FactoryKeyTests {
     @Test("the default applies until a factory is registered; register replaces it; reset restores it")
     func registerAndReset() {
@@ -263,7 +263,7 @@ struct FactoryKeyTests {
     }
 }
 
-@Suite("@Factory property wrapper")
+@Suite("@Factory property wrapper", .capturesLog)
 struct FactoryWrapperTests {
     @Test("every read builds a new instance from a transient registration")
     func newInstanceEachRead() {

@@ -60,7 +60,7 @@ private final class VaultOwner {
     @Injected(Container.lockedVault) var credentials
 }
 
-@Suite("Factory keys with a throwing default")
+@Suite("Factory keys with a throwing default", .capturesLog)
 struct FactoryThrowingDefaultTests {
     @Test("resolveOrThrow throws a missing dependency of the default as dependencyNotFound of that type")
     func missingDependencyThrows() {

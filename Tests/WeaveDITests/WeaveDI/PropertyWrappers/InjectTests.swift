@@ -46,7 +46,7 @@ private final class MainActorInjectOwner {
     }
 }
 
-@Suite("@Inject")
+@Suite("@Inject", .capturesLog)
 struct InjectTests {
     @Test("resolves on first read and keeps the instance, even for a transient registration")
     func keepsFirstInstance() {

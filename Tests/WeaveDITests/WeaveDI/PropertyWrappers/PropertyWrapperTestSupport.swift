@@ -1,4 +1,5 @@
 import Foundation
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore
@@ -23,11 +24,12 @@ func withFreshContainer<R>(
 func runConcurrently(threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let start = DispatchSemaphore(value: 0)
     let group = DispatchGroup()
+    let capture = LogCapture.current // the threads log into the calling test's capture
     for index in 0..<threads {
         group.enter()
         Thread {
             start.wait()
-            body(index)
+            withCurrentLogCapture(capture) { body(index) }
             group.leave()
         }.start()
     }

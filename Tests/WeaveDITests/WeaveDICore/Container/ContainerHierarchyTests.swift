@@ -1,7 +1,8 @@
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
-@Suite("Parent and child containers")
+@Suite("Parent and child containers", .capturesLog)
 struct ContainerHierarchyTests {
     @Test func childFallsBackToParent() {
         let parent = Container()

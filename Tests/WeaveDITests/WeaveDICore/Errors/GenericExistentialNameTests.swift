@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 protocol NameRepository<Entity>: Sendable {
     associatedtype Entity
@@ -21,7 +22,7 @@ final class NameUserService: Sendable {
 /// Generic existentials (`any Repository<User>`) are named as source spells them, and the code a
 /// message suggests is the code this file compiles (each suggestion is looked up in this file's
 /// source, in a line the compiler has checked).
-@Suite("Generic existential names")
+@Suite("Generic existential names", .capturesLog)
 struct GenericExistentialNameTests {
     func message(_ body: () throws -> Void) -> String {
         do {

@@ -1,11 +1,12 @@
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 protocol MsgGateway {}
 final class StripeMsgGateway: MsgGateway {}
 struct MsgCache {}
 
-@Suite("Messages")
+@Suite("Messages", .capturesLog)
 struct MessageTests {
     func message(_ body: () throws -> Void) -> String {
         do {

@@ -3,7 +3,7 @@ import Testing
 import WeaveDI
 import WeaveDITestSupport
 
-@Suite("Reliability: misuse gets a clear message")
+@Suite("Reliability: misuse gets a clear message", .capturesLog)
 struct MisuseTests {
     protocol PaymentGateway {}
     final class PaymentGatewayImpl: PaymentGateway {}

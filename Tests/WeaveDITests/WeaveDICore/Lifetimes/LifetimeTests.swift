@@ -4,7 +4,7 @@ import WeaveDITestSupport
 @testable import WeaveDI
 @testable import WeaveDICore
 
-@Suite("Lifetimes")
+@Suite("Lifetimes", .capturesLog)
 struct LifetimeTests {
     @Test func transientIsTheDefaultAndBuildsEveryTime() {
         let container = Container()
@@ -70,7 +70,7 @@ struct LifetimeTests {
     }
 }
 
-@Suite("Custom scopes")
+@Suite("Custom scopes", .capturesLog)
 struct ScopeTests {
     @Test func scopedInstanceIsSharedWithinAScopeAndReleasedWhenItEnds() {
         let container = Container()

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore
@@ -50,7 +51,7 @@ extension Container {
     fileprivate static let keyedWork = Factory(scope: .request) { KeyedWork() }
 }
 
-@Suite("Request scopes in server shapes")
+@Suite("Request scopes in server shapes", .capturesLog)
 struct RequestScopeShapesTests {
     // MARK: The binding holds whichever container the resolution goes through
 
@@ -267,9 +268,13 @@ struct RequestScopeShapesTests {
         // A detached task started inside a request has no binding either; the request's does.
         await child.withScope(.request) {
             #expect(child.resolve(KeyedWork.self) != nil)
-            let detached = await Task.detached { try? child.resolveOrThrow(KeyedWork.self) }.value
+            let capture = LogCapture.current
+            let detached = await Task.detached {
+                withCurrentLogCapture(capture) { try? child.resolveOrThrow(KeyedWork.self) }
+            }.value
             #expect(detached == nil)
         }
+        #expect(capturedProblems(mentioning: "no instance of that scope is bound").count == 3, "\(capturedLog)")
         // Other custom scopes keep the container's current instance.
         root.register(UnitOfWork.self, scope: .session) { UnitOfWork(DisposalRecorder()) }
         #expect(child.resolve(UnitOfWork.self) != nil)
@@ -368,12 +373,15 @@ struct RequestScopeShapesTests {
         }
         let instance = container.beginScope(.request)
         let outcome = Mutex<Result<UnitOfWork, DIError>?>(nil)
+        let capture = LogCapture.current
         let thread = Thread {
-            let result = container.withScope(instance) { () -> Result<UnitOfWork, DIError> in
-                do {
-                    return .success(try container.resolveOrThrow(UnitOfWork.self))
-                } catch {
-                    return .failure(error as! DIError)
+            let result = withCurrentLogCapture(capture) {
+                container.withScope(instance) { () -> Result<UnitOfWork, DIError> in
+                    do {
+                        return .success(try container.resolveOrThrow(UnitOfWork.self))
+                    } catch {
+                        return .failure(error as! DIError)
+                    }
                 }
             }
             outcome.withLock { $0 = result }

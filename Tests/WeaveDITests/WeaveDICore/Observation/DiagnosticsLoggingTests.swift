@@ -16,6 +16,8 @@ final class LogProbeCycleB: Sendable { init(_ a: LogProbeCycleA?) {} }
 struct LogProbeError: Error {}
 struct LogProbeLookAlike {}
 struct LogProbeLookAlikes {}
+struct LogProbeFirstMiss {}
+struct LogProbeFirstMissAfterOff {}
 
 struct LogEntry: Sendable {
     let level: Logger.Level
@@ -44,12 +46,15 @@ func capturedLog(at level: DILogLevel, mentioning probe: String, _ body: () -> V
     let sink = Recorder<LogEntry>()
     let previous = UnifiedDI.logLevel
     ObservationCenter.shared.logger = Logger(label: "WeaveDI") { _ in CapturingLogHandler(sink: sink) }
-    UnifiedDI.setLogLevel(level)
     defer {
         UnifiedDI.setLogLevel(previous)
         ObservationCenter.shared.resetLogger()
     }
-    body()
+    // The swift-log route itself is under test here: no task-local capture takes the messages.
+    LogCapture.$current.withValue(nil) {
+        UnifiedDI.setLogLevel(level)
+        body()
+    }
     return sink.all.filter { $0.message.contains(probe) }
 }
 
@@ -124,9 +129,56 @@ extension DiagnosticsGlobalState {
                             "Circular dependency: WeaveDITests.LogProbeCycleA -> WeaveDITests.LogProbeCycleB -> WeaveDITests.LogProbeCycleA"
                         )
                 })
-            for probe in ["LogProbeMissing", "LogProbeReplaced", "LogProbeSlow", "LogProbeRegistered"] {
+            // (LogProbeMissing's first miss is a warning in debug builds: see the test below.)
+            for probe in ["LogProbeReplaced", "LogProbeSlow", "LogProbeRegistered"] {
                 #expect(capturedLog(at: .errors, mentioning: probe) { Self.exerciseEverything() }.isEmpty, "\(probe)")
             }
+        }
+
+        @Test("at the default level, a debug build logs the first miss of each type and name once, as a warning")
+        func firstMissAtTheDefaultLevel() {
+            #expect(DILogLevel.errors.rawValue == runtimeFlags.logLevel.load(ordering: .relaxed)) // the default
+            let container = Container()
+            let entries = capturedLog(at: .errors, mentioning: "LogProbeFirstMiss") {
+                _ = container.resolve(LogProbeFirstMiss.self)
+                _ = container.resolve(LogProbeFirstMiss.self)
+                _ = Container().resolve(LogProbeFirstMiss.self) // another container: still once
+                _ = try? container.resolveOrThrow(LogProbeFirstMiss.self)
+                _ = container.resolve("named", LogProbeFirstMiss.self) // another name: a first miss of its own
+            }
+            #if DEBUG
+                #expect(entries.map(\.level) == [.warning, .warning])
+                #expect(
+                    entries.first?.message
+                        == "No registration for WeaveDITests.LogProbeFirstMiss. Register it with `container.register(LogProbeFirstMiss.self) { ... }` (or a module) before resolving it. (A debug build logs the first miss of each type at the default level; UnifiedDI.setLogLevel(.warnings) logs every miss, .off none.)"
+                )
+                #expect(
+                    entries.last?.message.hasPrefix("No registration for WeaveDITests.LogProbeFirstMiss[\"named\"].")
+                        == true)
+            #else
+                #expect(entries.isEmpty)
+            #endif
+            // At .off a miss is not logged and does not use up the type's first miss.
+            let off = capturedLog(at: .off, mentioning: "LogProbeFirstMissAfterOff") {
+                _ = container.resolve(LogProbeFirstMissAfterOff.self)
+            }
+            #expect(off.isEmpty)
+            let after = capturedLog(at: .errors, mentioning: "LogProbeFirstMissAfterOff") {
+                _ = container.resolve(LogProbeFirstMissAfterOff.self)
+            }
+            #if DEBUG
+                #expect(after.map(\.level) == [.warning])
+            #else
+                #expect(after.isEmpty)
+            #endif
+        }
+
+        @Test("turning on .all logs WeaveDI's version first")
+        func allLogsTheVersionFirst() {
+            let entries = capturedLog(at: .all, mentioning: "logging at .all") {}
+            #expect(entries.map(\.message) == ["WeaveDI \(DIVersion.current): logging at .all"])
+            #expect(entries.first?.level == .info)
+            #expect(DIVersion.current.split(separator: ".").count == 3)
         }
 
         @Test func offLogsNothing() {

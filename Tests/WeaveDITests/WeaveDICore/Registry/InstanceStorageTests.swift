@@ -273,7 +273,7 @@ private let factoryScopes: [Scope] = [.transient, .singleton, .weak, .custom("in
 /// Resolves `ISWidget` once and drops it, in the container's current instance of a custom scope.
 private func resolveWidgetOnce(in container: Container) -> Bool { container.resolve(ISWidget.self) != nil }
 
-@Suite("Instance storage: erased factories, in-place and boxed instances, registration order")
+@Suite("Instance storage: erased factories, in-place and boxed instances, registration order", .capturesLog)
 struct InstanceStorageTests {
     // MARK: 1. Singletons of many shapes
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDICore
@@ -27,7 +28,7 @@ private let nameCounts = [
 /// Names long enough to be heap-allocated strings (a small string holds at most 15 UTF-8 bytes).
 private func longName(_ index: Int) -> String { "a-name-long-enough-for-the-heap-\(index)" }
 
-@Suite("Named registrations: many names on one type")
+@Suite("Named registrations: many names on one type", .capturesLog)
 struct NamedRegistrationTests {
     @Test("Every name resolves to its own registration and counts its own resolutions", arguments: nameCounts)
     func manyNamesResolveAndCount(count: Int) {

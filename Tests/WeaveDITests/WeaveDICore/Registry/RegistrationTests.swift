@@ -4,7 +4,7 @@ import WeaveDITestSupport
 @testable import WeaveDI
 @testable import WeaveDICore
 
-@Suite("Registration and resolution")
+@Suite("Registration and resolution", .capturesLog)
 struct RegistrationTests {
     @Test func resolvesWhatWasRegistered() {
         let container = Container()

@@ -39,7 +39,7 @@ private func resolves<T: Tag>(_ type: T.Type, in container: Container) -> Bool {
     container.resolve(type) != nil
 }
 
-@Suite("Registry storage and the resolution fast path")
+@Suite("Registry storage and the resolution fast path", .capturesLog)
 struct RegistryStorageTests {
     @Test("A registry key's id is the type's metadata address, so distinct types never share a slot")
     func keyIsMetadataAddress() {

@@ -25,8 +25,9 @@ final class Spawned<R>: @unchecked Sendable {
     private let done = Signal()
     private var result: R?
     init(_ body: @escaping @Sendable () -> R) {
+        let capture = LogCapture.current // the thread logs into the calling test's capture
         Thread {
-            self.result = body()
+            self.result = withCurrentLogCapture(capture, body)
             self.done.raise()
         }.start()
     }
@@ -56,7 +57,7 @@ final class ReRegistered: Sendable {
 }
 final class ParentScoped: Sendable {}
 
-@Suite("Concurrency model", .serialized)
+@Suite("Concurrency model", .serialized, .capturesLog)
 struct ConcurrencyModelTests {
     static let patience = 10.0
 

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 /// A randomized, seeded (so replayable) stress of the build/wait protocol: threads resolve an
 /// acyclic graph of shared instances while others end scopes, re-register and reset. Run under
 /// ThreadSanitizer in CI. Replay a failing run with `WEAVEDI_STRESS_SEED=<seed> swift test
 /// --filter ConcurrencyStress`.
-@Suite("Concurrency stress")
+@Suite("Concurrency stress", .capturesLog)
 struct ConcurrencyStressTests {
     static let seeds: [UInt64] =
         ProcessInfo.processInfo.environment["WEAVEDI_STRESS_SEED"]

@@ -3,7 +3,7 @@ import Testing
 import WeaveDI
 import WeaveDITestSupport
 
-@Suite("Cycle detection")
+@Suite("Cycle detection", .capturesLog)
 struct CycleTests {
     func registerCycle(in container: Container, scope: Scope) {
         container.register(LoopA.self, scope: scope) { LoopA(b: container.resolve(LoopB.self)) }
@@ -27,6 +27,9 @@ struct CycleTests {
             #expect(path[2].hasSuffix("LoopC"))
             #expect(path.last?.hasSuffix("LoopA") == true)
         }
+        // Logged once, as an error, into this test's own capture (nothing reaches the test output).
+        let logged = capturedProblems(mentioning: "Circular dependency: WeaveDITests.LoopA -> WeaveDITests.LoopB")
+        #expect(logged.map(\.severity) == [.error])
     }
 
     @Test func nonThrowingResolutionReturnsNilAndTheHookHears() {
@@ -105,7 +108,7 @@ struct CycleTests {
     }
 }
 
-@Suite("Cycle reporting")
+@Suite("Cycle reporting", .capturesLog)
 struct CycleReportingTests {
     @Test func aCycleThroughThrowingResolutionsIsHeardOnce() {
         let container = Container()
@@ -127,7 +130,7 @@ struct CycleReportingTests {
     }
 }
 
-@Suite("Resolution stack")
+@Suite("Resolution stack", .capturesLog)
 struct ResolutionStackTests {
     @Test func namedCycleIsReportedWithTheNames() {
         let container = Container()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDICore
 import WeaveDITestSupport
 
 #if canImport(Darwin)
@@ -28,7 +29,7 @@ final class DeepNode: Sendable {
 /// Chains of nested factories as deep as the stack allows: the guard measures the thread's stack
 /// instead of counting levels. Serialized: one test changes `Container.maximumResolutionDepth`,
 /// which is process-wide (no other suite nests anywhere near the depths set here).
-@Suite("Deep chains", .serialized)
+@Suite("Deep chains", .serialized, .capturesLog)
 struct DeepChainTests {
     /// A chain of `depth` named transient registrations, each resolving the next.
     static func chain(depth: Int) -> Container {
@@ -48,9 +49,12 @@ struct DeepChainTests {
     ) -> Result<DeepNode, any Error>? {
         let outcome = LockedValue<Result<DeepNode, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
+        let capture = LogCapture.current
         let thread = Thread {
-            let result = Result { try container.resolveOrThrow("d0", DeepNode.self) }
-            outcome.mutate { $0 = result }
+            withCurrentLogCapture(capture) {
+                let result = Result { try container.resolveOrThrow("d0", DeepNode.self) }
+                outcome.mutate { $0 = result }
+            }
             done.signal()
         }
         if let stackSize { thread.stackSize = stackSize }

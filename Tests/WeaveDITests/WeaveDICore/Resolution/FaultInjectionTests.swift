@@ -3,7 +3,7 @@ import Testing
 import WeaveDI
 import WeaveDITestSupport
 
-@Suite("Reliability: fault injection")
+@Suite("Reliability: fault injection", .capturesLog)
 struct FaultInjectionTests {
     @Test func throwingSingletonFactoryLeavesNoHalfBuiltInstance() {
         let container = Container()

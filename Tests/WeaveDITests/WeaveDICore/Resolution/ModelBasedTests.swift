@@ -39,7 +39,7 @@ struct ReferenceModel {
     var sessionInstances: [String: Product] = [:]
 }
 
-@Suite("Reliability: model-based randomized tests")
+@Suite("Reliability: model-based randomized tests", .capturesLog)
 struct ModelBasedTests {
     /// Steps per seed; set WEAVEDI_MODEL_STEPS for a longer run.
     static let steps = Int(ProcessInfo.processInfo.environment["WEAVEDI_MODEL_STEPS"] ?? "") ?? 1500

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 final class GraphApp: Sendable { init(_ service: GraphService?, _ logger: GraphLogger?) {} }
 final class GraphService: Sendable { init(_ store: GraphStore?) {} }
@@ -33,7 +34,7 @@ private func makeGraphContainer() -> Container {
     return container
 }
 
-@Suite struct DiagnosticsGraphTests {
+@Suite(.capturesLog) struct DiagnosticsGraphTests {
     @Test func recordsResolvedMissingAndDeclaredEdges() throws {
         let graph = makeGraphContainer().dependencyGraph()
         func node(_ typeName: String, _ name: String? = nil) throws -> DependencyGraph.Node {

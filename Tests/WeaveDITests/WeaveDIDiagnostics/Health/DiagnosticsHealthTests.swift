@@ -47,7 +47,7 @@ final class ProtocolBackedService: HealthProbeProtocol, WeaveDI.HealthCheckable 
     func healthCheck() async -> WeaveDI.HealthStatus { .healthy }
 }
 
-@Suite struct DiagnosticsHealthTests {
+@Suite(.capturesLog) struct DiagnosticsHealthTests {
     @Test func reportsEveryHealthCheckableServiceByName() async {
         let container = Container()
         container.register(HealthyService.self, scope: .singleton) { HealthyService() }

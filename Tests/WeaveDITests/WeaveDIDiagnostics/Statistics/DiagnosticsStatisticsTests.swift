@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 struct StatProbe {}
 struct StatMissing {}
 final class StatSingleton: Sendable {}
 struct StatTracked {}
 
-@Suite struct DiagnosticsStatisticsTests {
+@Suite(.capturesLog) struct DiagnosticsStatisticsTests {
     @Test func countsResolutionsPerRegistrationAndName() {
         let container = Container()
         container.register(StatProbe.self) { StatProbe() }

@@ -66,7 +66,7 @@ struct BrokenGraph {
     func validate() -> ValidationReport { Container.withShared(container) { container.validate() } }
 }
 
-@Suite struct DiagnosticsValidationTests {
+@Suite(.capturesLog) struct DiagnosticsValidationTests {
     @Test func reportsEveryKindOfProblemAtOnce() throws {
         let broken = BrokenGraph()
         let report = broken.validate()
@@ -269,7 +269,7 @@ struct BrokenGraph {
 
 extension DiagnosticsGlobalState {
     /// Installs a process-wide error hook, so it runs with the other global-state tests.
-    @Suite struct ValidationHooks {
+    @Suite(.capturesLog) struct ValidationHooks {
         @Test func sandboxFailuresDoNotReachTheAppHooks() {
             let heard = Recorder<String>()
             let token = UnifiedDI.onResolutionError { name, _ in heard.append(name) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // validate()'s verdict is resolution's, whatever way a factory reaches its dependencies and
 // whichever container serves it: a false "valid" is a defect like a false "invalid". Where a
@@ -21,7 +22,7 @@ enum Reach: String, CaseIterable, Sendable {
     case capturedContainer, sharedContainer, unifiedDI, module, factoryKey
 }
 
-@Suite("validate() verdict equals resolution's")
+@Suite("validate() verdict equals resolution's", .capturesLog)
 struct ValidationVerdictTests {
     /// A container whose `VVUserRepository` factory reaches `VVAPIClient` the given way.
     static func container(_ reach: Reach, registeringTheClient: Bool) async -> Container {

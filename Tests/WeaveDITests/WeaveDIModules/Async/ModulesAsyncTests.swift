@@ -112,7 +112,7 @@ fileprivate actor Barrier {
     }
 }
 
-@Suite("Modules: async modules, timeout and retry")
+@Suite("Modules: async modules, timeout and retry", .capturesLog)
 struct ModulesAsyncTests {
     @Test("the guide's async factory: one module fails, it is reported, the rest register")
     func asyncFactoryWithOneFailure() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WeaveDITestSupport
 
 @testable import WeaveDI
 @testable import WeaveDIModules
@@ -212,7 +213,7 @@ private func validateModules(_ modules: [Module]) throws {
 
 // MARK: - Tests
 
-@Suite("Modules: RegisterModule and factories")
+@Suite("Modules: RegisterModule and factories", .capturesLog)
 struct ModulesFactoryTests {
     @Test("making and registering modules builds nothing; resolving builds")
     func makingBuildsNothing() async {

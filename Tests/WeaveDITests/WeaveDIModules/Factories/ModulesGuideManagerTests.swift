@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // The Module Factory guide's app, using WeaveDI's `ModuleFactoryManager`, `ModuleFactoryError` and
 // statistics instead of its own copies. What is kept from the guide is as written, with only the
@@ -514,7 +515,7 @@ private struct ConflictingConfiguration: ModuleFactoryConfiguration {
     }
 }
 
-@Suite("Modules: the guide's ModuleFactoryManager")
+@Suite("Modules: the guide's ModuleFactoryManager", .capturesLog)
 struct ModulesGuideManagerTests {
     @Test("the guide's setupApplication() registers every layer for production into Container.shared")
     func guideSetupApplication() async throws {

@@ -19,7 +19,8 @@ private func capturedLogAsync(
         UnifiedDI.setLogLevel(previous)
         ObservationCenter.shared.resetLogger()
     }
-    try await body()
+    // The swift-log route itself is under test here: no task-local capture takes the messages.
+    try await LogCapture.$current.withValue(nil) { try await body() }
     return sink.all.filter { $0.message.contains(probe) }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 /// Records configurations per feature name. Each test uses its own feature names, so parallel
 /// tests never read each other's entries.
@@ -205,7 +206,7 @@ private struct ImpostorCore: FeatureModule {
 
 // MARK: - Tests
 
-@Suite("Modules: feature modules")
+@Suite("Modules: feature modules", .capturesLog)
 struct ModulesFeatureTests {
     @Test("loadAll configures every feature once, dependencies first, registering into the bound container")
     func loadAllInDependencyOrder() async throws {

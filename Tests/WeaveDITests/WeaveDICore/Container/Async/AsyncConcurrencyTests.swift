@@ -9,7 +9,7 @@ final class AsyncCycleA: Sendable {}
 final class AsyncCycleB: Sendable {}
 final class AsyncCycleC: Sendable {}
 
-@Suite("Async factories: exactly once, suspending waiters, cycles, cancellation")
+@Suite("Async factories: exactly once, suspending waiters, cycles, cancellation", .capturesLog)
 struct AsyncConcurrencyTests {
     /// Thousands of tasks ask for one slow async singleton: one build, every task gets the same
     /// instance, and while they all wait, unrelated work on the same (two-thread) cooperative pool

@@ -41,7 +41,7 @@ final class AsyncSyncLeaf: Sendable {}
 final class AsyncRoot: Sendable {}
 final class AsyncSlowProbe: Sendable {}
 
-@Suite("Async factories: actor isolation")
+@Suite("Async factories: actor isolation", .capturesLog)
 struct AsyncIsolationTests {
     /// A `@MainActor` factory runs on the main actor, whoever resolves it (here a detached task).
     /// The test module is compiled in the Swift 6 mode with complete checking, warnings-free, and
@@ -61,7 +61,7 @@ struct AsyncIsolationTests {
     }
 }
 
-@Suite("Async factories: diagnostics")
+@Suite("Async factories: diagnostics", .capturesLog)
 struct AsyncDiagnosticsTests {
     private func brokenGraph() -> Container {
         let container = Container()

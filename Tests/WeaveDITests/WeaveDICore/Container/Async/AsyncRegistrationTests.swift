@@ -5,7 +5,7 @@ import WeaveDITestSupport
 @testable import WeaveDI
 @testable import WeaveDICore
 
-@Suite("Async factories: registration in every lifetime")
+@Suite("Async factories: registration in every lifetime", .capturesLog)
 struct AsyncRegistrationTests {
     @Test func transientBuildsANewInstanceEachTime() async throws {
         let container = Container()

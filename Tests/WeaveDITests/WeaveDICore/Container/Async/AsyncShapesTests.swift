@@ -86,7 +86,7 @@ private func spread(_ instants: [ContinuousClock.Instant]) -> Duration {
     return last - first
 }
 
-@Suite("Async shapes: async let, task groups, Task {}, actors, child containers")
+@Suite("Async shapes: async let, task groups, Task {}, actors, child containers", .capturesLog)
 struct AsyncShapesTests {
     // MARK: Structured children
 
