@@ -41,7 +41,7 @@ private final class Connection: AsyncDisposable {
     func dispose(reason: DisposalReason) async { disposed.append(host) }
 }
 
-@Suite("Arguments")
+@Suite("Arguments", .capturesLog)
 struct ArgumentTests {
     @Test func oneArgumentReachesTheFactory() throws {
         let container = Container()

@@ -22,7 +22,7 @@ private final class DecoLoggingOrderService: DecoOrderService {
 private protocol DecoAuditLog: Sendable {}
 private final class MemoryDecoAuditLog: DecoAuditLog {}
 
-@Suite("Decorators")
+@Suite("Decorators", .capturesLog)
 struct DecoratorTests {
     @Test func everyResolutionIsDecorated() throws {
         let container = Container()

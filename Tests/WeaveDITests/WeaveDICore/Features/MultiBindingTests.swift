@@ -15,7 +15,7 @@ private func same(_ a: any Plugin, _ b: any Plugin) -> Bool {
     ObjectIdentifier(a as! NamedPlugin) == ObjectIdentifier(b as! NamedPlugin)
 }
 
-@Suite("Multi-binding")
+@Suite("Multi-binding", .capturesLog)
 struct MultiBindingTests {
     @Test func noContributionIsAnEmptyArray() throws {
         let container = Container()
