@@ -30,6 +30,11 @@ let package = Package(
             description: "WeaveDIHummingbird: a request scope per Hummingbird 2 request (implies ServiceLifecycle).",
             enabledTraits: ["ServiceLifecycle"]
         ),
+        .trait(
+            name: "Dependencies",
+            description:
+                "`import WeaveDI` also exports pointfreeco's Dependencies (swift-dependencies, which builds swift-syntax), and bridges its keys to the container."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -39,6 +44,8 @@ let package = Package(
         // Used only when the `Hummingbird` / `ServiceLifecycle` traits are enabled.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Used only when the `Dependencies` trait is enabled (it pulls swift-syntax for its macros).
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     ],
     targets: [
         // The library is layered; each layer sees the ones below it only through their `public`
@@ -67,6 +74,9 @@ let package = Package(
             dependencies: [
                 "WeaveDICore", "WeaveDIModules", "WeaveDIDiagnostics",
                 .product(name: "Atomics", package: "swift-atomics"),
+                // The bridge (Sources/WeaveDI/DependenciesBridge) and the re-export.
+                .product(
+                    name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
             ]
         ),
         // What Swift cannot express itself on the resolution path: a C thread-local variable
@@ -131,6 +141,15 @@ let package = Package(
                     condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        // The swift-dependencies bridge: `swift test --traits Dependencies --filter WeaveDIDependenciesTests`.
+        .testTarget(
+            name: "WeaveDIDependenciesTests",
+            dependencies: [
+                "WeaveDI", "WeaveDITestSupport",
+                .product(
+                    name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
             ]
         ),
     ],
