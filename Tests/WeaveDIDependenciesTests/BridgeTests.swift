@@ -102,7 +102,11 @@
     /// live context (the test process is detected as `.test`).
     func live<R>(_ container: Container = Container(), _ body: () throws -> R) rethrows -> R {
         try Container.withShared(container) {
-            try withDependencies { $0.context = .live } operation: { try body() }
+            try withDependencies {
+                $0.context = .live
+            } operation: {
+                try body()
+            }
         }
     }
 
@@ -119,7 +123,7 @@
                 let reader = Reader()
                 let first = reader.dependencyGreeter.id
                 let second = reader.injectedGreeter.id
-                #expect(first != second)  // transient: a new instance per read
+                #expect(first != second) // transient: a new instance per read
                 #expect(made.value == 2)
             }
             container.register((any Greeter).self, scope: .singleton) { LiveGreeter(id: made.next()) }
@@ -183,7 +187,7 @@
                 return
             }
             #expect(ObjectIdentifier(type) == ObjectIdentifier((any Greeter).self))
-            #expect(error.description.contains("Greeters"))  // the look-alike registration
+            #expect(error.description.contains("Greeters")) // the look-alike registration
         }
 
         @Test("a fallback does not hide a missing dependency of the registration's factory")
@@ -205,7 +209,11 @@
         func missingTraps() async {
             let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
                 Container.shared.register((any Greeters).self) { GreetersImpl() }
-                _ = withDependencies { $0.context = .live } operation: { Reader().dependencyGreeter }
+                _ = withDependencies {
+                    $0.context = .live
+                } operation: {
+                    Reader().dependencyGreeter
+                }
             }
             let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
             #expect(stderr.contains("The bridged dependency WeaveDIDependenciesTests.GreeterKey could not provide"))
@@ -222,11 +230,15 @@
         @Test("withDependencies is seen by @Injected, withInjectedValues by @Dependency")
         func bothDirections() {
             live {
-                withDependencies { $0.greeter = FixedGreeter("from dependencies") } operation: {
+                withDependencies {
+                    $0.greeter = FixedGreeter("from dependencies")
+                } operation: {
                     #expect(Reader().injectedGreeter.greet() == "from dependencies")
                     #expect(Reader().dependencyGreeter.greet() == "from dependencies")
                 }
-                withInjectedValues { $0.greeter = FixedGreeter("from injected") } operation: {
+                withInjectedValues {
+                    $0.greeter = FixedGreeter("from injected")
+                } operation: {
                     #expect(Reader().dependencyGreeter.greet() == "from injected")
                     #expect(Reader().injectedGreeter.greet() == "from injected")
                 }
@@ -236,16 +248,24 @@
         @Test("the innermost override wins, in both worlds, whichever world set it")
         func innermostWins() {
             live {
-                withDependencies { $0.greeter = FixedGreeter("outer") } operation: {
-                    withInjectedValues { $0.greeter = FixedGreeter("inner") } operation: {
+                withDependencies {
+                    $0.greeter = FixedGreeter("outer")
+                } operation: {
+                    withInjectedValues {
+                        $0.greeter = FixedGreeter("inner")
+                    } operation: {
                         #expect(Reader().dependencyGreeter.greet() == "inner")
                         #expect(Reader().injectedGreeter.greet() == "inner")
-                        withDependencies { $0.greeter = FixedGreeter("innermost") } operation: {
+                        withDependencies {
+                            $0.greeter = FixedGreeter("innermost")
+                        } operation: {
                             #expect(Reader().dependencyGreeter.greet() == "innermost")
                             #expect(Reader().injectedGreeter.greet() == "innermost")
                         }
                         // An inner override of another key keeps this one.
-                        withDependencies { $0.formalGreeter = FixedGreeter("other") } operation: {
+                        withDependencies {
+                            $0.formalGreeter = FixedGreeter("other")
+                        } operation: {
                             #expect(Reader().dependencyGreeter.greet() == "inner")
                             #expect(Reader().injectedGreeter.greet() == "inner")
                         }
@@ -259,13 +279,17 @@
             let container = Container()
             container.register((any Greeter).self) { LiveGreeter(id: 1) }
             await Container.withShared(container) {
-                await withDependencies { $0.context = .live } operation: {
+                await withDependencies {
+                    $0.context = .live
+                } operation: {
                     await withTaskGroup(of: Void.self) { group in
                         for index in 0..<20 {
                             group.addTask {
                                 let mock = FixedGreeter("task \(index)")
                                 if index.isMultiple(of: 2) {
-                                    await withDependencies { $0.greeter = mock } operation: {
+                                    await withDependencies {
+                                        $0.greeter = mock
+                                    } operation: {
                                         await Task.yield()
                                         let child = await Task { Reader().injectedGreeter.greet() }.value
                                         #expect(child == "task \(index)")
@@ -273,7 +297,9 @@
                                         #expect(await childDependency == "task \(index)")
                                     }
                                 } else {
-                                    await withInjectedValues { $0.greeter = mock } operation: {
+                                    await withInjectedValues {
+                                        $0.greeter = mock
+                                    } operation: {
                                         await Task.yield()
                                         let child = await Task { Reader().dependencyGreeter.greet() }.value
                                         #expect(child == "task \(index)")
@@ -312,11 +338,15 @@
         @Test("the context set with withDependencies picks the value in both worlds")
         func previewAndLive() {
             Container.withShared(Container()) {
-                withDependencies { $0.context = .preview } operation: {
+                withDependencies {
+                    $0.context = .preview
+                } operation: {
                     #expect(Reader().dependencyContext.greet() == "preview")
                     #expect(Reader().injectedContext.greet() == "preview")
                 }
-                withDependencies { $0.context = .live } operation: {
+                withDependencies {
+                    $0.context = .live
+                } operation: {
                     #expect(Reader().dependencyContext.greet() == "fallback")
                     #expect(Reader().injectedContext.greet() == "fallback")
                 }
@@ -325,7 +355,9 @@
 
         @Test("an override beats the test value, in both worlds")
         func overrideBeatsTestValue() {
-            withInjectedValues { $0.contextGreeter = FixedGreeter("mock") } operation: {
+            withInjectedValues {
+                $0.contextGreeter = FixedGreeter("mock")
+            } operation: {
                 #expect(Reader().dependencyContext.greet() == "mock")
                 #expect(Reader().injectedContext.greet() == "mock")
             }
