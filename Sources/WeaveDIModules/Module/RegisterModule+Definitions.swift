@@ -1,7 +1,7 @@
 import WeaveDICore
 
 extension RegisterModule {
-    /// The definition form of ``makeDependency(_:dependencies:name:scope:file:line:factory:)``:
+    /// The definition form of ``makeDependency(_:dependencies:name:scope:file:line:factory:)->Module``:
     /// a closure that makes the module, for where a definition (`@Sendable () -> Module`) is
     /// expected, as in `definitions.append(registerModule.makeDependency(…) { … })` or a computed
     /// `var m: @Sendable () -> Module { makeDependency(X.self) { XImpl() } }` next to
