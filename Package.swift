@@ -33,7 +33,7 @@ let package = Package(
         .trait(
             name: "Dependencies",
             description:
-                "`import WeaveDI` also exports pointfreeco's Dependencies (swift-dependencies, which builds swift-syntax), and bridges its keys to the container."
+                "`import WeaveDI` also exports pointfreeco's Dependencies (swift-dependencies; its macros' swift-syntax is fetched, not built), and bridges its keys to the container."
         ),
         .default(enabledTraits: []),
     ],
@@ -44,7 +44,8 @@ let package = Package(
         // Used only when the `Hummingbird` / `ServiceLifecycle` traits are enabled.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // Used only when the `Dependencies` trait is enabled (it pulls swift-syntax for its macros).
+        // Used only when the `Dependencies` trait is enabled. It fetches swift-syntax for its macros,
+        // which WeaveDI does not use, so swift-syntax is not built.
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     ],
     targets: [
