@@ -64,6 +64,8 @@
         public let testValue: (@Sendable () -> Value)?
         /// Made once in the `.preview` context; `nil` reads the container there too.
         public let previewValue: (@Sendable () -> Value)?
+        /// Whether swift-dependencies' context can pick a value (a test or preview value is given).
+        @usableFromInline let hasContextValues: Bool
 
         /// A bridge to the registration of `Value` under `name`, with the values to use when it is
         /// missing, in tests and in previews (each `nil` unless given).
@@ -77,6 +79,7 @@
             self.fallback = fallback
             self.testValue = testValue
             self.previewValue = previewValue
+            self.hasContextValues = testValue != nil || previewValue != nil
         }
     }
 
@@ -85,21 +88,28 @@
         /// `Container.shared`, or the bridge's fallback when there is none. Throws the container's
         /// ``DIError`` (also reported to `UnifiedDI.onResolutionError`) when there is no
         /// registration and no fallback, or when the registration cannot be built.
+        @inlinable
         public static func resolveLive() throws -> Value {
-            let bridge = Self.bridge
             let container = Container.shared
             do {
-                return try container.resolveCore(Value.self, name: bridge.name)
+                return try container.resolveCore(Value.self, name: Self.bridge.name)
             } catch {
-                // Only this key's own registration may be replaced by the fallback: a missing
-                // dependency of its factory is the container's error.
-                if let fallback = bridge.fallback, case .dependencyNotFound(let type, let name, _) = error,
-                    type == Value.self, name == bridge.name
-                {
-                    return fallback()
-                }
-                throw container.report(error, thrown: true)
+                return try liveFailure(error, in: container)
             }
+        }
+
+        /// The fallback, or the container's error reported and thrown.
+        @usableFromInline
+        static func liveFailure(_ error: DIError, in container: Container) throws -> Value {
+            let bridge = Self.bridge
+            // Only this key's own registration may be replaced by the fallback: a missing
+            // dependency of its factory is the container's error.
+            if let fallback = bridge.fallback, case .dependencyNotFound(let type, let name, _) = error,
+                type == Value.self, name == bridge.name
+            {
+                return fallback()
+            }
+            throw container.report(error, thrown: true)
         }
     }
 
@@ -116,36 +126,57 @@
 
     /// Stamps overrides. A task's inner override is set after its outer one, so it gets the larger
     /// stamp; overrides of other tasks are not visible to it, whatever their stamps.
+    @usableFromInline
     enum BridgeGeneration {
         static let counter = ManagedAtomic<UInt64>(0)
         static func next() -> UInt64 { counter.loadThenWrappingIncrement(ordering: .relaxed) + 1 }
+
+        /// Whether a bridged key was ever overridden through `DependencyValues` /
+        /// `InjectedValues`. Until then a read skips that world's lookup (swift-dependencies'
+        /// costs two locked cache lookups): nothing can be there. Relaxed is enough: a task that
+        /// can see an override was started, or bound it, after the override was set.
+        @usableFromInline static let overriddenInDependencies = ManagedAtomic<Bool>(false)
+        @usableFromInline static let overriddenInInjected = ManagedAtomic<Bool>(false)
     }
 
     /// Where a bridged key lives in `DependencyValues`: its override, or the test/preview value
     /// swift-dependencies chose (and cached) for the context.
+    @usableFromInline
     enum DependencySlot<Key: BridgedDependencyKey>: DependencyKey {
-        static var liveValue: BridgedEntry<Key.Value>? { nil }
-        static var testValue: BridgedEntry<Key.Value>? {
+        @usableFromInline static var liveValue: BridgedEntry<Key.Value>? { nil }
+        @usableFromInline static var testValue: BridgedEntry<Key.Value>? {
             Key.bridge.testValue.map { BridgedEntry(value: $0(), generation: 0) }
         }
-        static var previewValue: BridgedEntry<Key.Value>? {
+        @usableFromInline static var previewValue: BridgedEntry<Key.Value>? {
             Key.bridge.previewValue.map { BridgedEntry(value: $0(), generation: 0) }
         }
     }
 
     /// Where a bridged key's override lives in `InjectedValues` (no default of its own: the
     /// context is swift-dependencies').
+    @usableFromInline
     enum InjectedSlot<Key: BridgedDependencyKey>: InjectedKey {
-        static var liveValue: BridgedEntry<Key.Value>? { nil }
+        @usableFromInline static var liveValue: BridgedEntry<Key.Value>? { nil }
     }
 
+    @usableFromInline
     enum BridgedRead {
         /// The value of `Key` given both worlds' current values (see ``BridgedDependencyKey``).
+        /// Inlinable, so that a read is specialized for the key where it is written.
+        @inlinable
         static func value<Key: BridgedDependencyKey>(
-            _: Key.Type, dependencies: DependencyValues, injected: InjectedValues
+            _: Key.Type, dependencies: @autoclosure () -> DependencyValues,
+            injected: @autoclosure () -> InjectedValues
         ) -> Key.Value {
-            let fromDependencies = dependencies[DependencySlot<Key>.self]
-            let fromInjected = injected[InjectedSlot<Key>.self]
+            // swift-dependencies' world holds the key's test or preview value (by context), or an
+            // override; without either, it holds nothing for this key.
+            let fromDependencies =
+                Key.bridge.hasContextValues
+                    || BridgeGeneration.overriddenInDependencies.load(ordering: .relaxed)
+                ? dependencies()[DependencySlot<Key>.self] : nil
+            let fromInjected =
+                BridgeGeneration.overriddenInInjected.load(ordering: .relaxed)
+                ? injected()[InjectedSlot<Key>.self] : nil
             switch (fromDependencies, fromInjected) {
             case (let d?, let i?): return d.generation >= i.generation ? d.value : i.value
             case (let d?, nil): return d.value
@@ -155,14 +186,20 @@
             do {
                 return try Key.resolveLive()
             } catch {
-                let error = (error as? DIError).map(\.description) ?? "\(error)"
-                fatalError(
-                    "The bridged dependency \(TypeNames.qualified(Key.self)) could not provide"
-                        + " \(TypeNames.qualified(Key.Value.self)): \(error) Register it (in"
-                        + " `WeaveDI.Container.bootstrap`, or the `.container { ... }` test trait), override it"
-                        + " with `withDependencies` / `withInjectedValues`, or give its `DependencyBridge` a"
-                        + " `fallback`.")
+                trap(Key.self, error)
             }
+        }
+
+        /// Stops the program: a read with nothing to give (see ``BridgedDependencyKey``).
+        @usableFromInline
+        static func trap<Key: BridgedDependencyKey>(_: Key.Type, _ error: any Error) -> Never {
+            let error = (error as? DIError).map(\.description) ?? "\(error)"
+            fatalError(
+                "The bridged dependency \(TypeNames.qualified(Key.self)) could not provide"
+                    + " \(TypeNames.qualified(Key.Value.self)): \(error) Register it (in"
+                    + " `WeaveDI.Container.bootstrap`, or the `.container { ... }` test trait), override it"
+                    + " with `withDependencies` / `withInjectedValues`, or give its `DependencyBridge` a"
+                    + " `fallback`.")
         }
     }
 
@@ -170,8 +207,11 @@
         /// A ``BridgedDependencyKey``'s value (read by `@Dependency`), or sets its override, seen by
         /// `@Injected` too (see ``BridgedDependencyKey``).
         public subscript<Key: BridgedDependencyKey>(bridged key: Key.Type) -> Key.Value {
-            get { BridgedRead.value(key, dependencies: self, injected: .current) }
-            set { self[DependencySlot<Key>.self] = BridgedEntry(value: newValue, generation: BridgeGeneration.next()) }
+            @inlinable get { BridgedRead.value(key, dependencies: self, injected: .current) }
+            set {
+                BridgeGeneration.overriddenInDependencies.store(true, ordering: .relaxed)
+                self[DependencySlot<Key>.self] = BridgedEntry(value: newValue, generation: BridgeGeneration.next())
+            }
         }
     }
 
@@ -179,8 +219,11 @@
         /// A ``BridgedDependencyKey``'s value (read by `@Injected`), or sets its override, seen by
         /// `@Dependency` too (see ``BridgedDependencyKey``).
         public subscript<Key: BridgedDependencyKey>(bridged key: Key.Type) -> Key.Value {
-            get { BridgedRead.value(key, dependencies: DependencyValues._current, injected: self) }
-            set { self[InjectedSlot<Key>.self] = BridgedEntry(value: newValue, generation: BridgeGeneration.next()) }
+            @inlinable get { BridgedRead.value(key, dependencies: DependencyValues._current, injected: self) }
+            set {
+                BridgeGeneration.overriddenInInjected.store(true, ordering: .relaxed)
+                self[InjectedSlot<Key>.self] = BridgedEntry(value: newValue, generation: BridgeGeneration.next())
+            }
         }
     }
 #endif
