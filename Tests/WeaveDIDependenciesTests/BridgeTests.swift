@@ -353,6 +353,39 @@
             }
         }
 
+        @Test("in a process where no bridged key was ever overridden, reads still follow the context")
+        func contextBeforeAnyOverride() async {
+            // A child process: no bridged key was overridden in it, so reads take the path that
+            // skips both worlds' override lookups, except where the context can pick a value.
+            await #expect(processExitsWith: .success) {
+                let container = Container()
+                container.register((any Greeter).self) { LiveGreeter(id: 1) }
+                let results = Container.withShared(container) {
+                    [
+                        Reader().dependencyContext.greet() == "test", Reader().injectedContext.greet() == "test",
+                        Reader().dependencyGreeter.id == 1, Reader().injectedGreeter.id == 1,
+                        withDependencies {
+                            $0.context = .preview
+                        } operation: {
+                            Reader().injectedContext.greet() == "preview"
+                        },
+                        // The first override of the process is seen by the other world at once.
+                        withDependencies {
+                            $0.greeter = FixedGreeter("first")
+                        } operation: {
+                            Reader().injectedGreeter.greet() == "first"
+                        },
+                        withInjectedValues {
+                            $0.formalGreeter = FixedGreeter("first")
+                        } operation: {
+                            Reader().dependencyFormal.greet() == "first"
+                        },
+                    ]
+                }
+                if results.contains(false) { exit(1) }
+            }
+        }
+
         @Test("an override beats the test value, in both worlds")
         func overrideBeatsTestValue() {
             withInjectedValues {
