@@ -33,6 +33,11 @@ let package = Package(
             description: "WeaveDIHummingbird: a request scope per Hummingbird 2 request (implies ServiceLifecycle).",
             enabledTraits: ["ServiceLifecycle"]
         ),
+        .trait(
+            name: "Dependencies",
+            description:
+                "`import WeaveDI` also exports pointfreeco's Dependencies (swift-dependencies; its macros' swift-syntax is fetched, not built), and bridges its keys to the container."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -42,6 +47,9 @@ let package = Package(
         // Used only when the `Hummingbird` / `ServiceLifecycle` traits are enabled.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Used only when the `Dependencies` trait is enabled. It fetches swift-syntax for its macros,
+        // which WeaveDI does not use, so swift-syntax is not built.
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     ],
     targets: [
         // The library is layered; each layer sees the ones below it only through their `public`
@@ -70,6 +78,9 @@ let package = Package(
             dependencies: [
                 "WeaveDICore", "WeaveDIModules", "WeaveDIDiagnostics",
                 .product(name: "Atomics", package: "swift-atomics"),
+                // The bridge (Sources/WeaveDI/DependenciesBridge) and the re-export.
+                .product(
+                    name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
             ]
         ),
         // What Swift cannot express itself on the resolution path: a C thread-local variable
@@ -135,6 +146,15 @@ let package = Package(
                     condition: .when(traits: ["ServiceLifecycle"])),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Atomics", package: "swift-atomics"),
+            ]
+        ),
+        // The swift-dependencies bridge: `swift test --traits Dependencies --filter WeaveDIDependenciesTests`.
+        .testTarget(
+            name: "WeaveDIDependenciesTests",
+            dependencies: [
+                "WeaveDI", "WeaveDITestSupport",
+                .product(
+                    name: "Dependencies", package: "swift-dependencies", condition: .when(traits: ["Dependencies"])),
             ]
         ),
     ],

@@ -10,10 +10,12 @@ let package = Package(
         .executable(name: "weavedi-bench", targets: ["WeaveDIBench"])
     ],
     dependencies: [
-        .package(name: "WeaveDI", path: ".."),
+        // The `Dependencies` trait: the bridged-key rows (`BridgeCases.swift`).
+        .package(name: "WeaveDI", path: "..", traits: ["Dependencies"]),
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
-        // `traits: []` turns off the Clocks / CombineSchedulers / Foundation traits, and only the
-        // `Dependencies` product is used, so neither swift-syntax nor the macro plugin is built.
+        // Only the `Dependencies` product is used, so neither swift-syntax nor the macro plugin is
+        // built. (`traits: []` asks for none of its traits, but WeaveDI's `Dependencies` trait
+        // depends on it with its default traits, and SwiftPM enables the union.)
         .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1", traits: []),
     ],
     targets: [

@@ -10,7 +10,9 @@ import Testing
 
     /// Top-level `public` types (struct, class, enum, protocol, actor, typealias) declared in
     /// `module`'s sources. A declaration counts when no brace is open around it; `#if` blocks
-    /// open none, and comment lines are skipped. SPI (`@_spi`) is not public surface.
+    /// open none, and comment lines are skipped. SPI (`@_spi`) is not public surface, nor are
+    /// unavailable declarations (the WeaveDI 3.x shapes that fail to compile with a message) and
+    /// the `Dependencies` trait's types (in `#if Dependencies`; its article lists them).
     static func publicTypes(in module: String) throws -> Set<String> {
         let root = ArticleCodeTests.root.appendingPathComponent("Sources/\(module)")
         let declaration = try NSRegularExpression(
@@ -22,17 +24,24 @@ import Testing
         for case let url as URL in files where url.pathExtension == "swift" {
             var depth = 0
             var previous = ""
+            var unavailable = false
+            var inTrait = false
             for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n") {
                 let text = String(line)
-                if text.trimmingCharacters(in: .whitespaces).hasPrefix("//") { continue }
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("//") { continue }
+                if trimmed == "#if Dependencies" { inTrait = true }
+                if inTrait, trimmed == "#endif" { inTrait = false }
+                if depth == 0, text.contains("unavailable") { unavailable = true }
                 defer { previous = text }
                 // `@_spi` declarations (test hooks) are not part of the public surface.
                 let isSPI = text.contains("@_spi(") || previous.trimmingCharacters(in: .whitespaces).hasPrefix("@_spi(")
                 let range = NSRange(text.startIndex..., in: text)
-                if depth == 0, !isSPI, let match = declaration.firstMatch(in: text, range: range),
+                if depth == 0, let match = declaration.firstMatch(in: text, range: range),
                     let name = Range(match.range(at: 1), in: text)
                 {
-                    names.insert(String(text[name]))
+                    if !isSPI, !unavailable, !inTrait { names.insert(String(text[name])) }
+                    unavailable = false
                 }
                 depth += text.filter { $0 == "{" }.count - text.filter { $0 == "}" }.count
             }

@@ -25,6 +25,21 @@ enum DependenciesContestant {
                     for _ in 0..<n { blackHole(model.logger) }
                 })
         }
+        // The plain key the bridged `@Dependency` read is compared with, in the same row.
+        if settings.wants(.bridgedDependencyRead) {
+            results.record(
+                .bridgedDependencyRead, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(model.logger) }
+                })
+        }
+        if settings.wants(.bridgedDependencyReadAfterOverride) {
+            results.record(
+                .bridgedDependencyReadAfterOverride, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(model.logger) }
+                })
+        }
         if settings.wants(.transient) {
             results.record(
                 .transient, name,

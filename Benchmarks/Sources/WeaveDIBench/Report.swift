@@ -96,6 +96,25 @@ enum Report {
                 "@Dependency read ÷ @Injected(\\.key) read",
                 ratio(peer(.injectedRead, Contestants.dependencies), own(.injectedRead)), "> 1", { $0 > 1 }
             ),
+            (
+                "Bridged @Dependency read ÷ plain @Dependency read",
+                ratio(own(.bridgedDependencyRead), peer(.bridgedDependencyRead, Contestants.dependencies)), "≤ 1.2",
+                { $0 <= 1.2 }
+            ),
+            (
+                "Bridged @Injected read ÷ plain InjectedKey read",
+                ratio(own(.bridgedInjectedRead), own(.injectedRead)), "≤ 1.2", { $0 <= 1.2 }
+            ),
+            (
+                "The same, after overrides were set: bridged @Dependency ÷ plain @Dependency",
+                ratio(
+                    own(.bridgedDependencyReadAfterOverride),
+                    peer(.bridgedDependencyReadAfterOverride, Contestants.dependencies)), "≤ 1.2", { $0 <= 1.2 }
+            ),
+            (
+                "The same, after overrides were set: bridged @Injected ÷ plain InjectedKey",
+                ratio(own(.bridgedInjectedReadAfterOverride), own(.injectedRead)), "≤ 1.2", { $0 <= 1.2 }
+            ),
         ]
         return checks.map { goal, value, target, met in
             let plain = value(Contestants.weaveDI)

@@ -21,6 +21,15 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     case injectAfterFirst = "inject-after-first"
     /// `@Injected(\.key)` read, against a swift-dependencies `@Dependency(\.key)` read.
     case injectedRead = "injected-read"
+    /// `@Dependency(\.key)` read of a key bridged to the container (trait `Dependencies`), against
+    /// a plain swift-dependencies key (its swift-dependencies column).
+    case bridgedDependencyRead = "bridged-dependency-read"
+    /// `@Injected(\.key)` read of the same bridged key, against the `injected-read` row.
+    case bridgedInjectedRead = "bridged-injected-read"
+    /// The two bridged reads once any bridged key was overridden in each world (in a test
+    /// process, say): they then look up both worlds' overrides.
+    case bridgedDependencyReadAfterOverride = "bridged-dependency-read-after-override"
+    case bridgedInjectedReadAfterOverride = "bridged-injected-read-after-override"
     /// A server request: begin a request scope, resolve three request-scoped services (a unit of
     /// work and two repositories holding it), end the scope; against building the three by hand.
     case requestScope = "request-scope"
@@ -57,6 +66,11 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .bootstrap: return "Bootstrap of 10 000 modules (ms)"
         case .injectAfterFirst: return "@Inject access after the first"
         case .injectedRead: return "@Injected(\\.key) read"
+        case .bridgedDependencyRead: return "@Dependency(\\.key) read, bridged key (swift-dependencies: plain key)"
+        case .bridgedInjectedRead: return "@Injected(\\.key) read, bridged key"
+        case .bridgedDependencyReadAfterOverride:
+            return "@Dependency(\\.key) read, bridged key, after overrides were set (swift-dependencies: plain key)"
+        case .bridgedInjectedReadAfterOverride: return "@Injected(\\.key) read, bridged key, after overrides were set"
         case .requestScope: return "Request scope: begin, resolve 3 request-scoped, end"
         case .miss2k: return "Miss among 2 000 registrations"
         case .missHook2k: return "Miss among 2 000 registrations, onResolutionError hook installed"

@@ -248,6 +248,7 @@ enum WeaveDIContestant {
                     for _ in 0..<n { blackHole(injectedHolder.logger) }
                 })
         }
+        BridgeCases.run(settings, results: &results, name: name)
     }
 
     fileprivate static func registerFiller<T: Filler>(_ type: T.Type, in container: Container) {

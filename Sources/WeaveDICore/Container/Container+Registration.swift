@@ -231,6 +231,10 @@ extension Container {
 }
 
 /// Returned by `register`: identifies the registration and can remove it.
+///
+/// It is not the registered instance (registration defers creation until resolution); a member
+/// of the instance asked of it fails to compile with a message saying so.
+@dynamicMemberLookup
 public struct RegistrationHandle: Sendable {
     private let container: Container
     let key: RegistryKey

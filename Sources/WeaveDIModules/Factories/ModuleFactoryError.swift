@@ -20,7 +20,7 @@ public enum ModuleFactoryError: Error, LocalizedError, CustomStringConvertible {
     case duplicateModule(String, first: Origin, second: Origin)
     /// A module cannot be registered (the first value describes it); `reason` says why.
     case invalidModule(String, origin: Origin, reason: String)
-    /// A module declared a dependency (see ``RegisterModule/makeDependency(_:dependencies:name:scope:file:line:factory:)``)
+    /// A module declared a dependency (see ``RegisterModule/makeDependency(_:dependencies:name:scope:file:line:factory:)->Module``)
     /// that no module in the manager provides and the target container does not register.
     case missingDependency(module: String, dependency: String, origin: Origin)
     /// The manager itself is misconfigured (for example a batch size below one); the value says how.

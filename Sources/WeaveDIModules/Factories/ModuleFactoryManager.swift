@@ -55,7 +55,7 @@ public struct ModuleFactoryManager: Sendable {
     /// Must be at least 1; ``registerAll(to:)`` throws ``ModuleFactoryError/invalidConfiguration(_:)`` otherwise.
     public var batchSize: Int
     /// Whether validation checks that every declared dependency of a module (see
-    /// ``RegisterModule/makeDependency(_:dependencies:name:scope:file:line:factory:)``) is provided by
+    /// ``RegisterModule/makeDependency(_:dependencies:name:scope:file:line:factory:)->Module``) is provided by
     /// another module in the manager or already registered in the target container. Turn it off when
     /// some dependencies are registered later (for example by async modules).
     public var validatesDeclaredDependencies: Bool

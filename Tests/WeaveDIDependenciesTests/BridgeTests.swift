@@ -1,0 +1,399 @@
+#if Dependencies
+    import Foundation
+    import Testing
+    import WeaveDI
+    import WeaveDITestSupport
+
+    // MARK: Fixtures
+
+    protocol Greeter: Sendable {
+        var id: Int { get }
+        func greet() -> String
+    }
+
+    struct LiveGreeter: Greeter {
+        let id: Int
+        func greet() -> String { "live \(id)" }
+    }
+
+    struct NamedGreeter: Greeter {
+        let id: Int
+        let label: String
+        func greet() -> String { label }
+    }
+
+    struct FixedGreeter: Greeter {
+        let id: Int
+        let text: String
+        init(_ text: String, id: Int = 0) {
+            self.text = text
+            self.id = id
+        }
+        func greet() -> String { text }
+    }
+
+    /// Container only: no fallback, no test or preview value.
+    enum GreeterKey: BridgedDependencyKey {
+        static let bridge = DependencyBridge<any Greeter>()
+    }
+
+    /// A named registration, with a fallback.
+    enum FormalGreeterKey: BridgedDependencyKey {
+        static let bridge = DependencyBridge<any Greeter>(name: "formal", fallback: { FixedGreeter("fallback") })
+    }
+
+    /// Test and preview values of its own.
+    enum ContextGreeterKey: BridgedDependencyKey {
+        static let bridge = DependencyBridge<any Greeter>(
+            fallback: { FixedGreeter("fallback") },
+            testValue: { FixedGreeter("test") },
+            previewValue: { FixedGreeter("preview") })
+    }
+
+    protocol Clock2: Sendable {}
+    struct NeedsMissing: Sendable {}
+
+    /// A fallback, but the registration's own factory misses a dependency.
+    enum NeedsMissingKey: BridgedDependencyKey {
+        static let bridge = DependencyBridge<NeedsMissing>(fallback: { NeedsMissing() })
+    }
+
+    extension DependencyValues {
+        var greeter: any Greeter {
+            get { self[bridged: GreeterKey.self] }
+            set { self[bridged: GreeterKey.self] = newValue }
+        }
+        var formalGreeter: any Greeter {
+            get { self[bridged: FormalGreeterKey.self] }
+            set { self[bridged: FormalGreeterKey.self] = newValue }
+        }
+        var contextGreeter: any Greeter {
+            get { self[bridged: ContextGreeterKey.self] }
+            set { self[bridged: ContextGreeterKey.self] = newValue }
+        }
+    }
+
+    extension InjectedValues {
+        var greeter: any Greeter {
+            get { self[bridged: GreeterKey.self] }
+            set { self[bridged: GreeterKey.self] = newValue }
+        }
+        var formalGreeter: any Greeter {
+            get { self[bridged: FormalGreeterKey.self] }
+            set { self[bridged: FormalGreeterKey.self] = newValue }
+        }
+        var contextGreeter: any Greeter {
+            get { self[bridged: ContextGreeterKey.self] }
+            set { self[bridged: ContextGreeterKey.self] = newValue }
+        }
+    }
+
+    /// Reads each key both ways.
+    struct Reader {
+        @Dependency(\.greeter) var dependencyGreeter
+        @Injected(\.greeter) var injectedGreeter
+        @Dependency(\.formalGreeter) var dependencyFormal
+        @Injected(\.formalGreeter) var injectedFormal
+        @Dependency(\.contextGreeter) var dependencyContext
+        @Injected(\.contextGreeter) var injectedContext
+    }
+
+    /// Runs `body` with a container of its own as `Container.shared`, in swift-dependencies'
+    /// live context (the test process is detected as `.test`).
+    func live<R>(_ container: Container = Container(), _ body: () throws -> R) rethrows -> R {
+        try Container.withShared(container) {
+            try withDependencies {
+                $0.context = .live
+            } operation: {
+                try body()
+            }
+        }
+    }
+
+    // MARK: Tests
+
+    @Suite("Dependencies bridge: the live value is the container's")
+    struct BridgeLiveValueTests {
+        @Test("both wrappers read the registration, with its lifetime")
+        func lifetimes() {
+            let container = Container()
+            let made = Counter()
+            container.register((any Greeter).self) { LiveGreeter(id: made.next()) }
+            live(container) {
+                let reader = Reader()
+                let first = reader.dependencyGreeter.id
+                let second = reader.injectedGreeter.id
+                #expect(first != second) // transient: a new instance per read
+                #expect(made.value == 2)
+            }
+            container.register((any Greeter).self, scope: .singleton) { LiveGreeter(id: made.next()) }
+            live(container) {
+                let reader = Reader()
+                #expect(reader.dependencyGreeter.id == reader.injectedGreeter.id)
+            }
+        }
+
+        @Test("a registration made after the owner was created is seen")
+        func lateRegistration() {
+            let container = Container()
+            live(container) {
+                let reader = Reader()
+                container.register((any Greeter).self) { LiveGreeter(id: 7) }
+                #expect(reader.dependencyGreeter.greet() == "live 7")
+                #expect(reader.injectedGreeter.greet() == "live 7")
+            }
+        }
+
+        @Test("a named key reads the named registration; the fallback only when it is missing")
+        func namedAndFallback() {
+            let container = Container()
+            container.register((any Greeter).self) { LiveGreeter(id: 1) }
+            live(container) {
+                #expect(Reader().dependencyFormal.greet() == "fallback")
+                #expect(Reader().injectedFormal.greet() == "fallback")
+            }
+            container.register("formal", (any Greeter).self) { NamedGreeter(id: 2, label: "good day") }
+            live(container) {
+                #expect(Reader().dependencyFormal.greet() == "good day")
+                #expect(Reader().injectedFormal.greet() == "good day")
+            }
+        }
+
+        @Test("a task bound to a child container reads the child's registration, then its parent's")
+        func childContainers() {
+            let parent = Container()
+            parent.register((any Greeter).self) { LiveGreeter(id: 1) }
+            parent.register("formal", (any Greeter).self) { NamedGreeter(id: 2, label: "parent") }
+            let child = Container(parent: parent)
+            child.register((any Greeter).self) { LiveGreeter(id: 3) }
+            live(child) {
+                #expect(Reader().dependencyGreeter.id == 3)
+                #expect(Reader().injectedGreeter.id == 3)
+                #expect(Reader().dependencyFormal.greet() == "parent")
+                #expect(Reader().injectedFormal.greet() == "parent")
+            }
+            live(parent) { #expect(Reader().dependencyGreeter.id == 1) }
+        }
+
+        @Test("with no registration and no fallback, resolveLive() throws the container's error")
+        func missingThrows() throws {
+            let container = Container()
+            container.register((any Greeters).self) { GreetersImpl() }
+            let error = try Container.withShared(container) {
+                try #require(throws: DIError.self) { try GreeterKey.resolveLive() }
+            }
+            guard case .dependencyNotFound(let type, _, _) = error else {
+                Issue.record("expected dependencyNotFound, got \(error)")
+                return
+            }
+            #expect(ObjectIdentifier(type) == ObjectIdentifier((any Greeter).self))
+            #expect(error.description.contains("Greeters")) // the look-alike registration
+        }
+
+        @Test("a fallback does not hide a missing dependency of the registration's factory")
+        func fallbackIsForTheKeyOnly() throws {
+            let container = Container()
+            container.register(NeedsMissing.self) {
+                _ = try container.resolveOrThrow((any Clock2).self)
+                return NeedsMissing()
+            }
+            let error = try Container.withShared(container) {
+                try #require(throws: DIError.self) { try NeedsMissingKey.resolveLive() }
+            }
+            #expect(error.description.contains("Clock2"))
+            // Nothing registered at all: the fallback.
+            _ = try Container.withShared(Container()) { try NeedsMissingKey.resolveLive() }
+        }
+
+        @Test("a read with no registration and no fallback stops with the container's message")
+        func missingTraps() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                Container.shared.register((any Greeters).self) { GreetersImpl() }
+                _ = withDependencies {
+                    $0.context = .live
+                } operation: {
+                    Reader().dependencyGreeter
+                }
+            }
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(stderr.contains("The bridged dependency WeaveDIDependenciesTests.GreeterKey could not provide"))
+            #expect(stderr.contains("Greeters"))
+            #expect(stderr.contains("give its `DependencyBridge` a `fallback`"))
+        }
+    }
+
+    protocol Greeters: Sendable {}
+    struct GreetersImpl: Greeters {}
+
+    @Suite("Dependencies bridge: one override reaches both worlds")
+    struct BridgeOverrideTests {
+        @Test("withDependencies is seen by @Injected, withInjectedValues by @Dependency")
+        func bothDirections() {
+            live {
+                withDependencies {
+                    $0.greeter = FixedGreeter("from dependencies")
+                } operation: {
+                    #expect(Reader().injectedGreeter.greet() == "from dependencies")
+                    #expect(Reader().dependencyGreeter.greet() == "from dependencies")
+                }
+                withInjectedValues {
+                    $0.greeter = FixedGreeter("from injected")
+                } operation: {
+                    #expect(Reader().dependencyGreeter.greet() == "from injected")
+                    #expect(Reader().injectedGreeter.greet() == "from injected")
+                }
+            }
+        }
+
+        @Test("the innermost override wins, in both worlds, whichever world set it")
+        func innermostWins() {
+            live {
+                withDependencies {
+                    $0.greeter = FixedGreeter("outer")
+                } operation: {
+                    withInjectedValues {
+                        $0.greeter = FixedGreeter("inner")
+                    } operation: {
+                        #expect(Reader().dependencyGreeter.greet() == "inner")
+                        #expect(Reader().injectedGreeter.greet() == "inner")
+                        withDependencies {
+                            $0.greeter = FixedGreeter("innermost")
+                        } operation: {
+                            #expect(Reader().dependencyGreeter.greet() == "innermost")
+                            #expect(Reader().injectedGreeter.greet() == "innermost")
+                        }
+                        // An inner override of another key keeps this one.
+                        withDependencies {
+                            $0.formalGreeter = FixedGreeter("other")
+                        } operation: {
+                            #expect(Reader().dependencyGreeter.greet() == "inner")
+                            #expect(Reader().injectedGreeter.greet() == "inner")
+                        }
+                    }
+                }
+            }
+        }
+
+        @Test("child tasks see the override; it ends with the operation; other tasks keep their own")
+        func taskScope() async {
+            let container = Container()
+            container.register((any Greeter).self) { LiveGreeter(id: 1) }
+            await Container.withShared(container) {
+                await withDependencies {
+                    $0.context = .live
+                } operation: {
+                    await withTaskGroup(of: Void.self) { group in
+                        for index in 0..<20 {
+                            group.addTask {
+                                let mock = FixedGreeter("task \(index)")
+                                if index.isMultiple(of: 2) {
+                                    await withDependencies {
+                                        $0.greeter = mock
+                                    } operation: {
+                                        await Task.yield()
+                                        let child = await Task { Reader().injectedGreeter.greet() }.value
+                                        #expect(child == "task \(index)")
+                                        async let childDependency = Reader().dependencyGreeter.greet()
+                                        #expect(await childDependency == "task \(index)")
+                                    }
+                                } else {
+                                    await withInjectedValues {
+                                        $0.greeter = mock
+                                    } operation: {
+                                        await Task.yield()
+                                        let child = await Task { Reader().dependencyGreeter.greet() }.value
+                                        #expect(child == "task \(index)")
+                                        async let childInjected = Reader().injectedGreeter.greet()
+                                        #expect(await childInjected == "task \(index)")
+                                    }
+                                }
+                                // Over: the container's again.
+                                #expect(Reader().dependencyGreeter.greet() == "live 1")
+                                #expect(Reader().injectedGreeter.greet() == "live 1")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Suite("Dependencies bridge: test and preview values follow swift-dependencies' context")
+    struct BridgeContextTests {
+        @Test("a test process is swift-dependencies' .test context: both read the bridge's testValue")
+        func testContext() {
+            @Dependency(\.context) var context
+            #expect(context == .test)
+            let container = Container()
+            container.register((any Greeter).self) { LiveGreeter(id: 1) }
+            Container.withShared(container) {
+                #expect(Reader().dependencyContext.greet() == "test")
+                #expect(Reader().injectedContext.greet() == "test")
+                // No testValue: the container, as a test registered it.
+                #expect(Reader().dependencyGreeter.id == 1)
+                #expect(Reader().injectedGreeter.id == 1)
+            }
+        }
+
+        @Test("the context set with withDependencies picks the value in both worlds")
+        func previewAndLive() {
+            Container.withShared(Container()) {
+                withDependencies {
+                    $0.context = .preview
+                } operation: {
+                    #expect(Reader().dependencyContext.greet() == "preview")
+                    #expect(Reader().injectedContext.greet() == "preview")
+                }
+                withDependencies {
+                    $0.context = .live
+                } operation: {
+                    #expect(Reader().dependencyContext.greet() == "fallback")
+                    #expect(Reader().injectedContext.greet() == "fallback")
+                }
+            }
+        }
+
+        @Test("in a process where no bridged key was ever overridden, reads still follow the context")
+        func contextBeforeAnyOverride() async {
+            // A child process: no bridged key was overridden in it, so reads take the path that
+            // skips both worlds' override lookups, except where the context can pick a value.
+            await #expect(processExitsWith: .success) {
+                let container = Container()
+                container.register((any Greeter).self) { LiveGreeter(id: 1) }
+                let results = Container.withShared(container) {
+                    [
+                        Reader().dependencyContext.greet() == "test", Reader().injectedContext.greet() == "test",
+                        Reader().dependencyGreeter.id == 1, Reader().injectedGreeter.id == 1,
+                        withDependencies {
+                            $0.context = .preview
+                        } operation: {
+                            Reader().injectedContext.greet() == "preview"
+                        },
+                        // The first override of the process is seen by the other world at once.
+                        withDependencies {
+                            $0.greeter = FixedGreeter("first")
+                        } operation: {
+                            Reader().injectedGreeter.greet() == "first"
+                        },
+                        withInjectedValues {
+                            $0.formalGreeter = FixedGreeter("first")
+                        } operation: {
+                            Reader().dependencyFormal.greet() == "first"
+                        },
+                    ]
+                }
+                if results.contains(false) { exit(1) }
+            }
+        }
+
+        @Test("an override beats the test value, in both worlds")
+        func overrideBeatsTestValue() {
+            withInjectedValues {
+                $0.contextGreeter = FixedGreeter("mock")
+            } operation: {
+                #expect(Reader().dependencyContext.greet() == "mock")
+                #expect(Reader().injectedContext.greet() == "mock")
+            }
+        }
+    }
+#endif
