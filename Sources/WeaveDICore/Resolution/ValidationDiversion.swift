@@ -122,6 +122,12 @@ package final class ValidationCollector: Sendable {
     private let reaches = Locked<[Reach]>([])
 
     package func collect(_ error: DIError, dependent: ResolutionFrame?, sandbox: ObjectIdentifier? = nil) {
+        // A miss's look-alikes are read now: unread, they would keep the sandbox that met the
+        // miss alive, and the sandbox keeps this collector (a reference cycle, leaked).
+        var error = error
+        if case .dependencyNotFound(let type, let name, let similar) = error, similar.isDeferred {
+            error = .dependencyNotFound(type, name: name, similar: DIError.LookAlikes(similar.names))
+        }
         failures.withLock { $0.append(Failure(error: error, dependent: dependent, sandbox: sandbox)) }
     }
 
