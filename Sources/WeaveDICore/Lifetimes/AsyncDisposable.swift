@@ -52,8 +52,8 @@ extension ScopeInstance {
     /// - an instance whose build was still running when this instance ended: its build keeps
     ///   nothing, disposes it, and its resolution fails with ``DIError/scopeEnded(scope:type:)``.
     ///
-    /// Disposal runs in a task that is not cancelled, so a rollback in `dispose(reason:)` for
-    /// ``DisposalReason/cancelled`` can still do its I/O. A second call (or a call after ``end()``)
+    /// Disposal started in a cancelled task runs in a task that is not cancelled, so a rollback in
+    /// `dispose(reason:)` for ``DisposalReason/cancelled`` can still do its I/O. A second call (or a call after ``end()``)
     /// disposes nothing: ``end()`` already released the instances.
     public func end(reason: DisposalReason) async {
         let disposables: [any AsyncDisposable]
@@ -86,10 +86,15 @@ extension ScopeInstance {
         _ = taken // released after every disposal: a disposal may still use what others hold
     }
 
-    /// Awaits the disposal of `disposables`, in order, in a task that does not inherit the
-    /// caller's cancellation (an unstructured task awaited here).
+    /// Awaits the disposal of `disposables`, in order. In a cancelled task they run in an
+    /// unstructured task awaited here, which does not inherit the cancellation (a rollback can
+    /// still do its I/O); otherwise right here, which spares every request end a task hop.
     static func dispose(_ disposables: [any AsyncDisposable], reason: DisposalReason) async {
         guard !disposables.isEmpty else { return }
+        if !Task.isCancelled {
+            for disposable in disposables { await disposable.dispose(reason: reason) }
+            return
+        }
         await Task {
             for disposable in disposables { await disposable.dispose(reason: reason) }
         }.value
