@@ -252,7 +252,7 @@ func titlesWithStubbedFeed() -> [String] {
 
 // MARK: - WeaveDI 3.x
 
-// snippet.v3ResolveOrDefault
+// snippet.legacyResolveOrDefault
 // `UnifiedDI.resolve(X.self) ?? DefaultX()` in a key's value compiles unchanged.
 enum OrderHistoryKey: InjectedKey {
     static var liveValue: any OrderHistory {
@@ -261,7 +261,7 @@ enum OrderHistoryKey: InjectedKey {
 }
 // snippet.end
 
-// snippet.v3RegisterThenResolve
+// snippet.legacyRegisterThenResolve
 // `let r = UnifiedDI.register(X.self) { … }` returns a RegistrationHandle, not an instance:
 // register first, then resolve.
 func configureOrderHistory() -> any OrderHistory {
@@ -270,7 +270,7 @@ func configureOrderHistory() -> any OrderHistory {
 }
 // snippet.end
 
-// snippet.v3MakeDependency
+// snippet.legacyMakeDependency
 // A `makeDependency` definition, where a `@Sendable () -> Module` is expected, compiles.
 extension RegisterModule {
     var orderHistoryModule: @Sendable () -> Module {
@@ -279,7 +279,7 @@ extension RegisterModule {
 }
 // snippet.end
 
-// snippet.v3BootstrapInTask
+// snippet.legacyBootstrapInTask
 // `bootstrapInTask` from a synchronous app delegate compiles; wait for it before resolving.
 func applicationDidFinishLaunching() {
     WeaveDI.Container.bootstrapInTask { container in
@@ -293,7 +293,7 @@ func firstScreenHistory() async throws -> any OrderHistory {
 }
 // snippet.end
 
-// snippet.v3InjectedKeyType
+// snippet.legacyInjectedKeyType
 // An implementation that is its own `InjectedKey`, read with `@Injected(XImpl.self)`, compiles.
 struct SystemClock: InjectedKey, Sendable {
     var label = "system"
@@ -306,7 +306,7 @@ struct ClockOwner {
 }
 // snippet.end
 
-// snippet.v3Builder
+// snippet.legacyBuilder
 // `WeaveDI.builder.register { A() as P }.register(Q.self) { B() }.configure()`
 func registerWithoutBuilder() {
     UnifiedDI.registerMany {
@@ -316,7 +316,7 @@ func registerWithoutBuilder() {
 }
 // snippet.end
 
-// snippet.v3Bootstrap
+// snippet.legacyBootstrap
 // `extension AppWeaveDI.Container { func registerDefaultDependencies() async { await
 // registerDependencies { c in … } } }`
 extension WeaveDI.Container {

@@ -5,6 +5,12 @@ import WeaveDI
 // Runs the WeaveDI side of "Migrating to WeaveDI": Snippets/Migration.swift, compiled into this
 // target as MigrationArticle.swift, and (once its features are merged) MigrationPending.swift.
 
+/// A key with the custom scope the Factory table maps `.scope(.session)` to.
+enum MigrationTestKeys {
+    final class Cart: Sendable {}
+    static let cart = Factory(scope: .session) { Cart() }
+}
+
 /// Whether two values are the same object.
 private func identical(_ lhs: Any, _ rhs: Any) -> Bool {
     ObjectIdentifier(lhs as AnyObject) == ObjectIdentifier(rhs as AnyObject)
@@ -129,6 +135,28 @@ struct MigrationArticleTests {
             #expect(WeaveDI.Container.checkoutTracker() !== WeaveDI.Container.checkoutTracker())
             let session = WeaveDI.Container.sessionCache()
             #expect(WeaveDI.Container.sessionCache() === session)
+        }
+    }
+
+    @Test("a singleton key's instance is released by the container's reset (Factory's .cached and reset(.scope))")
+    func factorySingletonKeyReset() {
+        WeaveDI.Container.withShared(WeaveDI.Container()) {
+            let first = WeaveDI.Container.imageCache()
+            WeaveDI.Container.shared.reset()
+            #expect(WeaveDI.Container.imageCache() !== first)
+        }
+    }
+
+    @Test("a key with a custom scope (Factory's .scope(.session)): one instance per scope instance")
+    func factorySessionKey() {
+        WeaveDI.Container.withShared(WeaveDI.Container()) {
+            let container = WeaveDI.Container.shared
+            let (first, again) = container.withScope(.session) {
+                (MigrationTestKeys.cart(), MigrationTestKeys.cart())
+            }
+            let next = container.withScope(.session) { MigrationTestKeys.cart() }
+            #expect(first === again)
+            #expect(first !== next)
         }
     }
 
