@@ -67,7 +67,9 @@ import Testing
             let after = parts.dropFirst().joined(separator: "\n```")
             // The WeaveDI 3.x table's first row is answered by the bridge section, not by a snippet.
             if code.contains(": DependencyKey") && label == "WeaveDI 3.x" { continue }
-            #expect(after.contains("@Snippet(path: \"WeaveDI/Snippets/"), "block \(index + 1) (\(label)) has no WeaveDI snippet after it")
+            #expect(
+                after.contains("@Snippet(path: \"WeaveDI/Snippets/"),
+                "block \(index + 1) (\(label)) has no WeaveDI snippet after it")
         }
         #expect(Set(labels.keys) == Set(Self.peerLabels))
         #expect(labels.values.reduce(0, +) >= 20)
