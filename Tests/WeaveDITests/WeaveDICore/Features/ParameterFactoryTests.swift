@@ -168,6 +168,19 @@ struct ParameterFactoryTests {
         }
     }
 
+    @Test func callingAKeyWithNoValueToReturnStopsNamingTheKey() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let key = ParameterFactory<String, Int> { (_: String) throws -> Int in
+                throw DIError.factoryFailed(Int.self, name: nil, underlying: CancellationError())
+            }
+            _ = key.resolve("1", in: Container())
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("The ParameterFactory<Swift.String, Swift.Int> key declared at"))
+        #expect(message.contains("has no value to return"))
+        #expect(message.contains("`resolveOrThrow(_:in:)`"))
+    }
+
     @Test func validateListsARegisteredFactoryWithoutBuildingIt() {
         let built = Counter()
         let key = ParameterFactory<String, UserViewModel> { id in UserViewModel(id: id) }
