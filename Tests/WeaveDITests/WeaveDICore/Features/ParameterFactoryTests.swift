@@ -22,6 +22,9 @@ private struct Colliding: Hashable, Sendable {
 
 private struct Failure: Error {}
 
+private protocol Greeting: Sendable { var text: String { get } }
+private struct Hello: Greeting { let text: String }
+
 extension Container {
     fileprivate static let parameterUser = ParameterFactory<String, UserViewModel> { id in UserViewModel(id: id) }
 }
@@ -233,6 +236,71 @@ struct ParameterFactoryTests {
         let container = Container()
         Container.withShared(container) {
             #expect(ProfileScreen(id: "7").model.id == "7")
+        }
+    }
+
+    @Test func aProtocolExistentialKey() {
+        let key = ParameterFactory<String, any Greeting> { name in Hello(text: "hello \(name)") }
+        let container = Container()
+        #expect(key.resolve("ann", in: container).text == "hello ann")
+        key.register(in: container) { name in Hello(text: "hi \(name)") }
+        #expect(key.resolve("bob", in: container).text == "hi bob")
+    }
+
+    @Test func aWeakDefaultIsSharedPerValueWhileHeld() {
+        let built = Counter()
+        let key = ParameterFactory<String, UserViewModel>(scope: .weak) { id in
+            UserViewModel(id: id, serial: built.next())
+        }
+        let container = Container()
+        var held: UserViewModel? = key.resolve("a", in: container)
+        #expect(key.resolve("a", in: container) === held)
+        #expect(key.resolve("b", in: container) !== held)
+        #expect(built.value == 2)
+        held = nil
+        // Released: the next resolution of "a" builds again (its serial is new).
+        #expect(key.resolve("a", in: container).serial == 3)
+    }
+
+    @Test func aCustomScopeDefaultIsOnePerValuePerScopeInstanceThroughAChild() throws {
+        let key = ParameterFactory<String, UserViewModel>(scope: .request) { id in UserViewModel(id: id) }
+        let root = Container()
+        let child = Container(parent: root)
+        let first = child.beginScope(.request)
+        let second = child.beginScope(.request)
+        let (a1, a2, b) = try child.withScope(first) {
+            (
+                try key.resolveOrThrow("a", in: child), try key.resolveOrThrow("a", in: child),
+                try key.resolveOrThrow("b", in: child)
+            )
+        }
+        #expect(a1 === a2 && a1 !== b)
+        let other = try child.withScope(second) { try key.resolveOrThrow("a", in: child) }
+        #expect(other !== a1)
+    }
+
+    @Test func aResetOfTheRootDropsTheDefaultsInstancesAndTheNextCallRebuilds() {
+        let built = Counter()
+        let key = ParameterFactory<String, UserViewModel>(scope: .singleton) { id in
+            UserViewModel(id: id, serial: built.next())
+        }
+        let container = Container()
+        let before = key.resolve("a", in: container)
+        container.reset()
+        let after = key.resolve("a", in: container)
+        #expect(after !== before)
+        #expect(built.value == 2)
+    }
+
+    @Test @MainActor func aMainActorViewModelReadsItsKeyWithItsParameter() async {
+        @MainActor final class ProfileViewModel {
+            @Injected var user: UserViewModel
+            init(id: String) { _user = Injected(Container.parameterUser, id) }
+        }
+        let container = Container()
+        await Container.withShared(container) { @MainActor in
+            let model = ProfileViewModel(id: "main")
+            #expect(model.user.id == "main")
         }
     }
 }
