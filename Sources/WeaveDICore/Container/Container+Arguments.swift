@@ -324,40 +324,8 @@ extension Container {
 
     /// Resolves `key` with `arguments` without reporting. `requester` is the child container the
     /// resolution was asked of when a parent serves it (its bound scope instances apply).
-    ///
-    /// Unnamed and named keys go to separate copies (as `resolveCore` does), so the copy a plain
-    /// `resolve(T.self, argument:)` calls passes no name around: a constant `nil` costs no
-    /// retain and release of a string on every resolution.
-    @inlinable @inline(__always)
+    @inlinable
     package func resolveWithArguments<T, each A: Sendable>(
-        key: RegistryKey, as _: T.Type, requester: Container?, _ arguments: repeat each A
-    ) throws(DIError) -> T {
-        if key.name == nil {
-            return try resolveUnnamedWithArguments(id: key.id, as: T.self, requester: requester, repeat each arguments)
-        }
-        return try resolveNamedWithArguments(key: key, as: T.self, requester: requester, repeat each arguments)
-    }
-
-    /// ``resolveWithArguments(key:as:requester:_:)`` for an unnamed key.
-    @inlinable
-    func resolveUnnamedWithArguments<T, each A: Sendable>(
-        id: UInt, as _: T.Type, requester: Container?, _ arguments: repeat each A
-    ) throws(DIError) -> T {
-        try resolveArgumentsBody(
-            key: RegistryKey(rawID: id, name: nil), as: T.self, requester: requester, repeat each arguments)
-    }
-
-    /// ``resolveWithArguments(key:as:requester:_:)`` for a named key.
-    @inlinable
-    func resolveNamedWithArguments<T, each A: Sendable>(
-        key: RegistryKey, as _: T.Type, requester: Container?, _ arguments: repeat each A
-    ) throws(DIError) -> T {
-        try resolveArgumentsBody(key: key, as: T.self, requester: requester, repeat each arguments)
-    }
-
-    /// The body of both.
-    @inlinable @inline(__always)
-    func resolveArgumentsBody<T, each A: Sendable>(
         key: RegistryKey, as _: T.Type, requester: Container?, _ arguments: repeat each A
     ) throws(DIError) -> T {
         switch try argumentRecord(key: key, as: T.self, passing: repeat (each A).self) {

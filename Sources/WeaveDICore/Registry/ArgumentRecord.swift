@@ -16,10 +16,6 @@ final class ArgumentRecord: RegistrationRecord, @unchecked Sendable {
     @usableFromInline let lifetimeTag: ScopeTag
     /// What the factory takes, in order.
     @usableFromInline let expectedArguments: [Any.Type]
-    /// The first of them (its metadata address) and how many there are, read without touching
-    /// the array (no retain of it on the resolution path).
-    @usableFromInline let firstArgument: UInt
-    @usableFromInline let argumentCount: Int
     /// An ``ArgumentFactory`` or ``AsyncArgumentFactory`` typed by the registration's result and
     /// argument types; a resolution whose argument types ``accepts(_:)`` downcasts it unchecked.
     @usableFromInline let call: AnyObject
@@ -39,8 +35,6 @@ final class ArgumentRecord: RegistrationRecord, @unchecked Sendable {
         self.lifetime = lifetime
         self.lifetimeTag = lifetime.tag
         self.expectedArguments = argumentTypes
-        self.firstArgument = argumentTypes.first.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
-        self.argumentCount = argumentTypes.count
         self.call = call
         self.isAsyncFactory = isAsyncFactory
         // Only reached by a resolution without arguments, which the tag stops first.
@@ -59,17 +53,11 @@ final class ArgumentRecord: RegistrationRecord, @unchecked Sendable {
     func accepts<each A>(_ types: repeat (each A).Type) -> Bool {
         var index = 0
         for type in repeat each types {
-            let id = UInt(bitPattern: ObjectIdentifier(type))
-            if index == 0 {
-                guard argumentCount > 0, id == firstArgument else { return false }
-            } else {
-                guard index < argumentCount, id == UInt(bitPattern: ObjectIdentifier(expectedArguments[index])) else {
-                    return false
-                }
-            }
+            guard index < expectedArguments.count, ObjectIdentifier(type) == ObjectIdentifier(expectedArguments[index])
+            else { return false }
             index += 1
         }
-        return index == argumentCount
+        return index == expectedArguments.count
     }
 
     override func freshCopy() -> RegistrationRecord {
