@@ -51,7 +51,7 @@ final class DecoratorBox<T>: Sendable {
 }
 
 /// Numbers decorators; never destroyed (it lives as long as the process).
-private let decoratorIDs = UnsafeAtomic<UInt64>.create(0)
+let decoratorIDs = UnsafeAtomic<UInt64>.create(0)
 
 extension Container {
     /// Wraps every instance this container's factories build for `type` (under `name`) in
@@ -140,12 +140,17 @@ extension Container {
 /// Returned by ``Container/decorate(_:name:file:line:_:)``: removes the decorator.
 public struct DecoratorHandle: Sendable {
     private let container: Container
-    private let key: RegistryKey
+    /// The keys the decorator was added to (two for a `ParameterFactory` key's).
+    private let keys: [RegistryKey]
     private let id: UInt64
 
     init(container: Container, key: RegistryKey, id: UInt64) {
+        self.init(container: container, keys: [key], id: id)
+    }
+
+    init(container: Container, keys: [RegistryKey], id: UInt64) {
         self.container = container
-        self.key = key
+        self.keys = keys
         self.id = id
     }
 
@@ -153,6 +158,8 @@ public struct DecoratorHandle: Sendable {
     /// already built keep it). Returns whether it was still there.
     @discardableResult
     public func remove() -> Bool {
-        container.updateDecorators(of: key) { decorators in decorators.removeAll { $0.id == id } }
+        var removed = false
+        for key in keys where container.updateDecorators(of: key, { $0.removeAll { $0.id == id } }) { removed = true }
+        return removed
     }
 }
