@@ -1,7 +1,7 @@
 #if Dependencies
     import Foundation
     import Testing
-    import WeaveDI
+    @testable import WeaveDI
     import WeaveDITestSupport
 
     // MARK: Fixtures
@@ -314,6 +314,71 @@
                         }
                     }
                 }
+            }
+        }
+    }
+
+    @Suite("Dependencies bridge: reads skip a world's lookup only while no override in it exists")
+    struct BridgeOverrideLivenessTests {
+        @Test("an override outlives its scope where it is held; once nothing holds one, the count is 0")
+        func heldOverridesAreSeenAfterTheirScope() async {
+            // A fresh process: no other test's override is alive, so a read takes the path that
+            // skips a world's lookup as soon as the counts allow it. Without the counts (or with a
+            // count that dropped when the scope ended), the reads after the scopes would get the
+            // container's greeter instead of the override.
+            await #expect(processExitsWith: .success) {
+                let container = Container()
+                container.register((any Greeter).self) { LiveGreeter(id: 1) }
+                let results: [Bool] = await Container.withShared(container) {
+                    await withDependencies {
+                        $0.context = .live
+                    } operation: {
+                        let (gate, open) = AsyncStream<Void>.makeStream()
+                        // Created inside each override, read after the override's scope ended.
+                        let (fromDependencies, holder) = withDependencies {
+                            $0.greeter = FixedGreeter("dependencies")
+                        } operation: {
+                            (Task { () -> [String] in
+                                for await _ in gate { break }
+                                return [Reader().injectedGreeter.greet(), Reader().dependencyGreeter.greet()]
+                            }, Reader())
+                        }
+                        let fromInjected = withInjectedValues {
+                            $0.greeter = FixedGreeter("injected")
+                        } operation: {
+                            Task { () -> [String] in
+                                for await _ in gate { break }
+                                return [Reader().dependencyGreeter.greet(), Reader().injectedGreeter.greet()]
+                            }
+                        }
+                        var checks = [
+                            // Both scopes ended; the tasks and the holder still hold their override.
+                            BridgeOverrides.inDependencies.load(ordering: .relaxed) == 1,
+                            BridgeOverrides.inInjected.load(ordering: .relaxed) == 1,
+                            Reader().injectedGreeter.greet() == "live 1",
+                            // `@Dependency` keeps the values current when it was created.
+                            holder.dependencyGreeter.greet() == "dependencies",
+                        ]
+                        open.yield()
+                        open.yield()
+                        open.finish()
+                        checks.append(await fromDependencies.value == ["dependencies", "dependencies"])
+                        checks.append(await fromInjected.value == ["injected", "injected"])
+                        return checks
+                    }
+                }
+                // Nothing holds an override any more: both worlds' lookups are skipped again, and
+                // the next override is seen at once.
+                let after = [
+                    BridgeOverrides.inDependencies.load(ordering: .relaxed) == 0,
+                    BridgeOverrides.inInjected.load(ordering: .relaxed) == 0,
+                    withDependencies {
+                        $0.greeter = FixedGreeter("next")
+                    } operation: {
+                        Reader().injectedGreeter.greet() == "next"
+                    },
+                ]
+                if (results + after).contains(false) { exit(1) }
             }
         }
     }
