@@ -333,21 +333,25 @@
                     await withDependencies {
                         $0.context = .live
                     } operation: {
-                        let (gate, open) = AsyncStream<Void>.makeStream()
+                        // One gate per task: an `AsyncStream` has one consumer.
+                        let (gate1, open1) = AsyncStream<Void>.makeStream()
+                        let (gate2, open2) = AsyncStream<Void>.makeStream()
                         // Created inside each override, read after the override's scope ended.
                         let (fromDependencies, holder) = withDependencies {
                             $0.greeter = FixedGreeter("dependencies")
                         } operation: {
-                            (Task { () -> [String] in
-                                for await _ in gate { break }
-                                return [Reader().injectedGreeter.greet(), Reader().dependencyGreeter.greet()]
-                            }, Reader())
+                            (
+                                Task { () -> [String] in
+                                    for await _ in gate1 { break }
+                                    return [Reader().injectedGreeter.greet(), Reader().dependencyGreeter.greet()]
+                                }, Reader()
+                            )
                         }
                         let fromInjected = withInjectedValues {
                             $0.greeter = FixedGreeter("injected")
                         } operation: {
                             Task { () -> [String] in
-                                for await _ in gate { break }
+                                for await _ in gate2 { break }
                                 return [Reader().dependencyGreeter.greet(), Reader().injectedGreeter.greet()]
                             }
                         }
@@ -359,9 +363,8 @@
                             // `@Dependency` keeps the values current when it was created.
                             holder.dependencyGreeter.greet() == "dependencies",
                         ]
-                        open.yield()
-                        open.yield()
-                        open.finish()
+                        open1.finish()
+                        open2.finish()
                         checks.append(await fromDependencies.value == ["dependencies", "dependencies"])
                         checks.append(await fromInjected.value == ["injected", "injected"])
                         return checks

@@ -24,17 +24,23 @@ struct DecoratorEntry: Sendable {
 }
 
 /// One key's decorators in one published table, in the order they apply.
+///
+/// Unchecked `Sendable`: `boxes` is written once, in `init`, and only read afterwards.
 @usableFromInline
-final class DecoratorList: Sendable {
+final class DecoratorList: @unchecked Sendable {
     let entries: [DecoratorEntry]
-    /// The entries' ``DecoratorBox``es alone, for the resolution path (each a `DecoratorBox<T>`
-    /// of the key's type `T`).
-    @usableFromInline let boxes: [AnyObject & Sendable]
+    /// The entries' ``DecoratorBox``es alone (each a `DecoratorBox<T>` of the key's type `T`),
+    /// unretained (`entries` keeps them): the resolution path walks them without retaining an
+    /// array buffer or a box.
+    @usableFromInline let boxes: UnsafeMutableBufferPointer<Unmanaged<AnyObject>>
 
     init(_ entries: [DecoratorEntry]) {
         self.entries = entries
-        boxes = entries.map(\.box)
+        boxes = .allocate(capacity: entries.count)
+        _ = boxes.initialize(from: entries.map { Unmanaged.passUnretained($0.box as AnyObject) })
     }
+
+    deinit { boxes.deallocate() }
 }
 
 /// A container's decorators by key, immutable once published (a change publishes a new one).
@@ -206,7 +212,9 @@ extension Container {
         try list._withUnsafeGuaranteedRef { list in
             var result = value
             for box in list.boxes {
-                result = try unsafeDowncast(box, to: DecoratorBox<T>.self).apply(result)
+                result = try box._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: DecoratorBox<T>.self).apply(result)
+                }
             }
             return result
         }
