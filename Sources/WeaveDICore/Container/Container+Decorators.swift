@@ -51,9 +51,16 @@ final class DecoratorSnapshot: Sendable {
 
     init(_ entries: [(key: RegistryKey, list: DecoratorList)]) { self.entries = entries }
 
-    func list(of key: RegistryKey) -> DecoratorList? {
-        for entry in entries where entry.key.id == key.id && entry.key.name == key.name { return entry.list }
-        return nil
+    /// `key`'s decorators, unretained (the table keeps them). Walks the storage in place: a
+    /// `for … in` over the array, returning the list retained, cost a retain and a release per
+    /// decorated resolution.
+    func list(of key: RegistryKey) -> Unmanaged<DecoratorList>? {
+        entries.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices where buffer[index].key.id == key.id && buffer[index].key.name == key.name {
+                return Unmanaged.passUnretained(buffer[index].list)
+            }
+            return nil
+        }
     }
 
     /// This table with `change` applied to `key`'s decorators (`nil` when none is left at all).
@@ -98,7 +105,7 @@ final class DecoratorStore: @unchecked Sendable {
     /// The decorators of `key`, unretained: valid as long as this store (its container) lives.
     func list(of key: RegistryKey) -> Unmanaged<DecoratorList>? {
         guard let table = current.load(ordering: .acquiring) else { return nil }
-        return table._withUnsafeGuaranteedRef { $0.list(of: key) }.map { Unmanaged.passUnretained($0) }
+        return table._withUnsafeGuaranteedRef { $0.list(of: key) }
     }
 
     /// The current table, retained (for code off the resolution path).
@@ -207,17 +214,16 @@ extension Container {
     /// `value` passed through `list`'s decorators in order. Inlinable, so a caller specialized for
     /// `T` gets a copy specialized too: no generic metadata look-up, no value witness calls, no
     /// cast (the box of a key derived from `T` is a `DecoratorBox<T>`), no retain of the list.
+    /// `value` is consumed: each decorator's input is released after the call, and nothing is
+    /// retained for the walk.
     @inlinable
-    func applyDecorators<T>(_ list: Unmanaged<DecoratorList>, to value: T) throws -> T {
-        try list._withUnsafeGuaranteedRef { list in
-            var result = value
-            for box in list.boxes {
-                result = try box._withUnsafeGuaranteedRef {
-                    try unsafeDowncast($0, to: DecoratorBox<T>.self).apply(result)
-                }
-            }
-            return result
+    func applyDecorators<T>(_ list: Unmanaged<DecoratorList>, to value: consuming T) throws -> T {
+        var result = value
+        for box in list._withUnsafeGuaranteedRef({ $0.boxes }) {
+            let input = consume result
+            result = try box._withUnsafeGuaranteedRef { try unsafeDowncast($0, to: DecoratorBox<T>.self).apply(input) }
         }
+        return result
     }
 
     /// Publishes this container's decorators with `change` applied to `key`'s. Returns whether
