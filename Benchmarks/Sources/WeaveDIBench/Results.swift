@@ -26,8 +26,9 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     case bridgedDependencyRead = "bridged-dependency-read"
     /// `@Injected(\.key)` read of the same bridged key, against the `injected-read` row.
     case bridgedInjectedRead = "bridged-injected-read"
-    /// The two bridged reads once any bridged key was overridden in each world (in a test
-    /// process, say): they then look up both worlds' overrides.
+    /// The two bridged reads after an override was set in each world and ended (in a test
+    /// process between tests, say): reads skip a world's lookup again once no override set
+    /// through it is alive.
     case bridgedDependencyReadAfterOverride = "bridged-dependency-read-after-override"
     case bridgedInjectedReadAfterOverride = "bridged-injected-read-after-override"
     /// The bridged `@Injected` read while an override set through `withDependencies` is still
