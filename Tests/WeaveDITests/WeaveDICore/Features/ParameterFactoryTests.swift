@@ -298,7 +298,7 @@ struct ParameterFactoryTests {
             init(id: String) { _user = Injected(Container.parameterUser, id) }
         }
         let container = Container()
-        await Container.withShared(container) { @MainActor in
+        Container.withShared(container) { @MainActor in
             let model = ProfileViewModel(id: "main")
             #expect(model.user.id == "main")
         }
