@@ -365,6 +365,11 @@ extension Container {
     ) throws(DIError) -> T {
         // A custom-scope tag means the record is a `ScopedRecord`.
         let scoped = unsafeDowncast(record, to: ScopedRecord.self)
+        // A graph-scoped resolution made while nothing resolves on this thread starts the thread's
+        // graph: its own factory's frame ends it when popped; this ends it should no frame be
+        // pushed (a failure before the factory runs).
+        let startsGraph = scoped.scope.isGraph && !ThreadStack.isResolving
+        defer { if startsGraph { endUnpoppedGraph() } }
         // Scope instances key cells by slot and name; a per-argument record brings its own slot.
         let slot = cellSlot ?? UInt(bitPattern: slotLock.word)
         // The scope instance owns the lock word `resolveShared` uses: keep it alive until then
@@ -397,6 +402,7 @@ extension Container {
         throws(DIError) -> ScopeInstance
     {
         let scope = record.scope
+        if scope.isGraph { return currentGraph() }
         let name = scope.name
         ResolutionStack.current.scopedResolutions &+= 1
         let bindings = ScopeBinding.bound

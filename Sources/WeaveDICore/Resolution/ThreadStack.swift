@@ -49,6 +49,9 @@ struct ThreadStack {
         /// The frame address of the latest nested resolution made at depth 1: the deeper ones of
         /// the same chain measure from it how much stack a level takes.
         var nestedBase: UInt
+        /// Whether the thread's outermost resolution started a graph (`Scope.graph`): the pop
+        /// that ends it releases the graph (see ``ThreadStack/pop()``).
+        @usableFromInline var hasGraph: Bool
 
         @usableFromInline static var edgeCacheSize: Int { 16 }
 
@@ -65,6 +68,7 @@ struct ThreadStack {
             edgeVictim = 0
             (stackLow, stackHigh) = StackGuard.currentThreadBounds()
             nestedBase = 0
+            hasGraph = false
         }
 
         func deallocateBuffers() {
@@ -124,11 +128,20 @@ struct ThreadStack {
         header.pointee.depth = depth + 1
     }
 
-    /// Pops the innermost entry (a name in it was not retained: nothing to release).
+    /// Pops the innermost entry (a name in it was not retained: nothing to release). The pop that
+    /// ends the outermost resolution releases the graph it started, if any (`Scope.graph`): one
+    /// comparison with a register and, at depth 0 only, one load of the same cache line.
     @inlinable @inline(__always)
     func pop() {
-        header.pointee.depth -= 1
+        let depth = header.pointee.depth &- 1
+        header.pointee.depth = depth
+        if depth == 0 && header.pointee.hasGraph { endGraph() }
     }
+
+    /// Releases the graph of the resolution that just ended (out of line: graph-scoped
+    /// registrations only).
+    @usableFromInline @inline(never)
+    func endGraph() { object.dropGraph() }
 
     /// The name of the named entry at `index` (its ``StackEntry/nameIndex``), while the entry is
     /// pushed: a copy (retained) of the key's name.
