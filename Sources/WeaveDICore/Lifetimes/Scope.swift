@@ -39,7 +39,7 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     ///   A `Task {}` started inside a factory inherits its task-local values, so it cannot be
     ///   told from a child task: while the outermost factory still runs it shares its graph;
     ///   once that factory returned, the task's resolutions start graphs of their own.
-    ///   `Task.detached` and other threads always start their own graph.
+    ///   `Task.detached` always starts its own graph.
     /// - *Never shared between concurrent resolutions.* Two outermost resolutions on different
     ///   threads or tasks never see each other's instances.
     /// - *Per registration.* A graph holds one instance per registration (and per argument value,

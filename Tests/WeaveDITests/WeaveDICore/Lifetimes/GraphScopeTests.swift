@@ -186,6 +186,21 @@ struct GraphScopeTests {
         #expect(try await container.resolveAsync(GSRoot.self).shares)
     }
 
+    @Test func taskGroupChildrenShareTheInstance() async throws {
+        let container = asyncDiamond(graphNodeIsAsync: true)
+        container.registerAsync(GSRoot.self) {
+            let nodes = try await withThrowingTaskGroup(of: GSNode.self) { group in
+                for _ in 0..<4 { group.addTask { try await container.resolveAsync(GSNode.self) } }
+                var all: [GSNode] = []
+                for try await node in group { all.append(node) }
+                return all
+            }
+            #expect(nodes.allSatisfy { $0 === nodes[0] })
+            return GSRoot(left: GSLeft(node: nodes[0]), right: GSRight(node: nodes[3]))
+        }
+        #expect(try await container.resolveAsync(GSRoot.self).shares)
+    }
+
     @Test func anAsyncOutermostGraphScopedResolutionSharesItsGraphWithWhatItResolves() async throws {
         let container = Container()
         container.registerAsync(GSNode.self, scope: .graph) { GSNode() }
@@ -433,6 +448,21 @@ struct GraphScopeTests {
         #expect(report.graph.dependencies(of: left.id).contains { $0.id == node.id })
         #expect(Scope.graph.description == "graph")
         #expect(Scope.graph != .custom("graph"), "a custom scope named graph is another scope")
+    }
+
+    @Test func scopeInstanceCallsDoNotApplyToTheGraphScope() throws {
+        let container = diamond()
+        container.requireBinding(of: .graph)
+        container.endScope(.graph)
+        let pair = try container.withScope(.graph) {
+            (try container.resolveOrThrow(GSRoot.self), try container.resolveOrThrow(GSRoot.self))
+        }
+        #expect(pair.0.shares && pair.1.shares)
+        #expect(pair.0.left.node !== pair.1.left.node, "a bound instance of .graph is not used")
+        let bound = container.beginScope(.graph)
+        let root = try container.withScope(bound) { try container.resolveOrThrow(GSRoot.self) }
+        #expect(root.shares)
+        #expect(bound.instanceCount == 0)
     }
 
     // MARK: Property wrappers and Factory keys
