@@ -438,6 +438,27 @@ struct GraphScopeTests {
         }
     }
 
+    @Test func anAsyncCycleThroughAChildTaskIsReportedWithItsPath() async {
+        let container = Container()
+        container.registerAsync(GSCycleA.self, scope: .graph) {
+            async let again = container.resolveAsync(GSCycleA.self)
+            _ = try await again
+            return GSCycleA()
+        }
+        do {
+            _ = try await container.resolveAsync(GSCycleA.self)
+            Issue.record("a cycle resolved")
+        } catch let error as DIError {
+            guard case .circularDependency(let path) = error else {
+                Issue.record("not a cycle: \(error)")
+                return
+            }
+            #expect(path.count == 2 && path.allSatisfy { $0.hasSuffix("GSCycleA") }, "\(path)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test func validationBuildsGraphScopedRegistrationsAndTheGraphShowsTheLifetime() throws {
         let container = diamond()
         let report = container.validate()
