@@ -370,6 +370,10 @@ extension Container {
         // pushed (a failure before the factory runs).
         let startsGraph = scoped.scope.isGraph && !ThreadStack.isResolving
         defer { if startsGraph { endUnpoppedGraph() } }
+        // The thread's own graph (no async factory runs above): no other thread can reach it.
+        if scoped.scope.isGraph, AsyncResolutionPath.openTop == nil {
+            return try resolveInThreadGraph(scoped, key: key, slot: cellSlot ?? UInt(bitPattern: slotLock.word))
+        }
         // Scope instances key cells by slot and name; a per-argument record brings its own slot.
         let slot = cellSlot ?? UInt(bitPattern: slotLock.word)
         // The scope instance owns the lock word `resolveShared` uses: keep it alive until then
