@@ -33,6 +33,10 @@ struct ThreadStack {
         @usableFromInline var names: UnsafeMutableRawPointer
         /// Number of entries: factories running on this thread right now.
         @usableFromInline var depth: Int
+        /// Whether the thread's outermost resolution started a graph (`Scope.graph`): the pop
+        /// that ends it releases the graph (see ``ThreadStack/pop()``). Beside `depth`, so that
+        /// pop reads no other cache line.
+        @usableFromInline var hasGraph: Bool
         @usableFromInline var capacity: Int
         /// The stack object (unretained: the thread-local slot owns it).
         @usableFromInline var owner: Unmanaged<ResolutionStack>?
@@ -49,15 +53,13 @@ struct ThreadStack {
         /// The frame address of the latest nested resolution made at depth 1: the deeper ones of
         /// the same chain measure from it how much stack a level takes.
         var nestedBase: UInt
-        /// Whether the thread's outermost resolution started a graph (`Scope.graph`): the pop
-        /// that ends it releases the graph (see ``ThreadStack/pop()``).
-        @usableFromInline var hasGraph: Bool
 
         @usableFromInline static var edgeCacheSize: Int { 16 }
 
         init(owner: Unmanaged<ResolutionStack>?) {
             capacity = 16
             depth = 0
+            hasGraph = false
             base = .allocate(capacity: 16)
             names = .allocate(
                 byteCount: 16 * MemoryLayout<String>.stride, alignment: MemoryLayout<String>.alignment)
@@ -68,7 +70,6 @@ struct ThreadStack {
             edgeVictim = 0
             (stackLow, stackHigh) = StackGuard.currentThreadBounds()
             nestedBase = 0
-            hasGraph = false
         }
 
         func deallocateBuffers() {
