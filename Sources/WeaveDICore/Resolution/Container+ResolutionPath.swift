@@ -162,14 +162,15 @@ extension Container {
             return try runTimedFactory(factory, key: key, type: type)
         }
         let stack = ThreadStack.current
+        let depth = stack.depth
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
-        if stack.depth != 0 {
+        if depth != 0 {
             try enterNested(key: key, type: type, stack: stack)
         } else {
             noteAsyncEdge(to: key, type: type)
         }
         stack.push(key, type: type, container: identity)
-        defer { stack.pop() }
+        defer { stack.pop(pushedAt: depth) }
         do { return try factory() } catch {
             throw Container.wrap(error, type: type, name: key.name, stack: stack.object)
         }
@@ -200,13 +201,14 @@ extension Container {
         _ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type, elapsed: inout Double?
     ) throws(DIError) -> T {
         let threadStack = ThreadStack.current
-        if threadStack.depth != 0 {
+        let depth = threadStack.depth
+        if depth != 0 {
             try enterNested(key: key, type: type, stack: threadStack)
         } else {
             noteAsyncEdge(to: key, type: type)
         }
         threadStack.push(key, type: type, container: identity)
-        defer { threadStack.pop() }
+        defer { threadStack.pop(pushedAt: depth) }
         let stack = threadStack.object
         guard timingFlag.load(ordering: .relaxed) else {
             do { return try decorated(factory(), key: key) } catch {
