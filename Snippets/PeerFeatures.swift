@@ -1,5 +1,5 @@
-// Runtime arguments, multi-binding and decorators: the features Swinject, Factory and Knit users
-// reach for, on the one container.
+// Runtime arguments, multi-binding, decorators and the graph scope: the features Swinject,
+// Factory and Knit users reach for, on the one container.
 import WeaveDI
 
 // snippet.hide
@@ -132,6 +132,44 @@ container.decorate(OrderService.self) { inner in MetricsOrderService(decorated: 
 
 // MetricsOrderService(LoggingOrderService(RealOrderService)), built and decorated once.
 let orders = try container.resolveOrThrow(OrderService.self)
+// snippet.end
+
+// snippet.hide
+final class Session: Sendable {}
+final class ProfileLoader: Sendable {
+    let session: Session
+    init(session: Session) { self.session = session }
+}
+final class FeedLoader: Sendable {
+    let session: Session
+    init(session: Session) { self.session = session }
+}
+final class HomeViewModel: Sendable {
+    let profile: ProfileLoader
+    let feed: FeedLoader
+    init(profile: ProfileLoader, feed: FeedLoader) {
+        self.profile = profile
+        self.feed = feed
+    }
+}
+// snippet.show
+
+// snippet.graph
+// One Session per outermost resolution: ProfileLoader and FeedLoader share it.
+container.register(Session.self, scope: .graph) { Session() }
+container.register(ProfileLoader.self) { ProfileLoader(session: try container.resolveOrThrow(Session.self)) }
+container.registerAsync(FeedLoader.self) { FeedLoader(session: try await container.resolveAsync(Session.self)) }
+container.registerAsync(HomeViewModel.self) {
+    // Child tasks of one resolution share its graph too.
+    async let feed = container.resolveAsync(FeedLoader.self)
+    let profile = try container.resolveOrThrow(ProfileLoader.self)
+    return HomeViewModel(profile: profile, feed: try await feed)
+}
+
+let home = try await container.resolveAsync(HomeViewModel.self)
+print(home.profile.session === home.feed.session) // true: one graph
+let next = try await container.resolveAsync(HomeViewModel.self)
+print(next.profile.session === home.profile.session) // false: the next resolution's graph
 // snippet.end
 
 // snippet.hide

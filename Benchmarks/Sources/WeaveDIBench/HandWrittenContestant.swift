@@ -76,6 +76,14 @@ enum HandWrittenContestant {
                     for _ in 0..<n { blackHole(Top(middle: Middle(leaf: Leaf()))) }
                 })
         }
+        // A graph of one instance per type: the same three initializer calls.
+        if settings.wants(.graphChain) {
+            results.record(
+                .graphChain, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(Top(middle: Middle(leaf: Leaf()))) }
+                })
+        }
         // What a request handler builds without a container: the unit of work and two repositories.
         if settings.wants(.requestScope) {
             results.record(

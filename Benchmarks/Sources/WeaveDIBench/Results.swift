@@ -54,6 +54,9 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     /// A transient with one decorator, against the `transient` row plus the decorator's own cost
     /// (hand-written: the wrapper built around a new instance).
     case decorated
+    /// The 3-level chain with every level graph-scoped (WeaveDI's `.graph`, Swinject's default
+    /// `.graph`), against the hand-written initializer calls.
+    case graphChain = "graph-chain"
 
     var title: String {
         switch self {
@@ -87,6 +90,7 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .argument3: return "Transient resolution with 3 arguments"
         case .resolveAll10: return "resolveAll of 10 transient contributions"
         case .decorated: return "Decorated transient resolution"
+        case .graphChain: return "Graph-scoped 3-level chain"
         }
     }
 

@@ -48,6 +48,19 @@ enum WeaveDIContestant {
                 })
         }
 
+        // The same chain with every level graph-scoped: one graph per outermost resolution.
+        let graph = Container()
+        graph.register(Leaf.self, scope: .graph) { Leaf() }
+        graph.register(Middle.self, scope: .graph) { Middle(leaf: try graph.resolveOrThrow(Leaf.self)) }
+        graph.register(Top.self, scope: .graph) { Top(middle: try graph.resolveOrThrow(Middle.self)) }
+        if settings.wants(.graphChain) {
+            results.record(
+                .graphChain, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(graph.resolve(Top.self)) }
+                })
+        }
+
         // Runtime arguments, contributions and a decorator: each in a container of its own.
         let peers = Container()
         peers.register(Greeting.self) { (text: String) in Greeting(text: text) }

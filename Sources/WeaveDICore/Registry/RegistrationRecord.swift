@@ -113,7 +113,7 @@ func makeRecord(
         return WeakRecord(
             name: name, site: site, declaredDependencies: declaredDependencies,
             type: type, factory: factory)
-    case .custom:
+    case .custom, .graph:
         return ScopedRecord(
             scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
             type: type, factory: factory)

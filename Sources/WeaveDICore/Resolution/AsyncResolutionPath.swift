@@ -57,7 +57,15 @@ final class AsyncFrame: @unchecked Sendable {
         static let closed: UInt8 = 1
         /// A task waits (or waited) for the frame to close: closing finishes `closeTicket`.
         static let watched: UInt8 = 2
+        /// The frame holds a graph (`Scope.graph`): closing releases it.
+        static let holdsGraph: UInt8 = 4
     }
+
+    /// The graph of the outermost resolution whose outermost open frame this is (`Scope.graph`),
+    /// made by its first graph-scoped resolution; released when the frame closes. Guarded by
+    /// ``graphLock`` (taken on graph-scoped resolutions only).
+    private var graph: ScopeInstance?
+    private static let graphLock = NSLock()
 
     /// The ticket tasks wait on for a transient frame to close; guarded by the coordinator's mutex.
     var closeTicket: BuildTicket?
@@ -141,6 +149,41 @@ final class AsyncFrame: @unchecked Sendable {
     func close() {
         let before = state.fetchOr(State.closed)
         if before & State.watched != 0 { BuildCoordinator.shared.frameClosed(self) }
+        if before & State.holdsGraph != 0 { releaseGraph() }
+    }
+
+    /// The outermost open frame of the path from this one up: the outermost resolution still
+    /// running, whose graph the path's graph-scoped resolutions share.
+    var graphOwner: AsyncFrame {
+        var owner = nearestOpen ?? self
+        while let parent = owner.openParent { owner = parent }
+        return owner
+    }
+
+    /// This frame's graph, made now if it has none (`adopting`, when given, becomes it: the graph
+    /// a graph-scoped outermost resolution built its own instance in). A frame that closed
+    /// meanwhile keeps nothing: the caller's resolution uses the graph, and then it is gone.
+    func sharedGraph(adopting: ScopeInstance? = nil) -> ScopeInstance {
+        AsyncFrame.graphLock.lock()
+        if let graph {
+            AsyncFrame.graphLock.unlock()
+            return graph
+        }
+        let made = adopting ?? ScopeInstance(scope: .graph)
+        graph = made
+        AsyncFrame.graphLock.unlock()
+        // Of "the graph is stored" and "the frame closed", the second to happen releases it.
+        if state.fetchOr(State.holdsGraph) & State.closed != 0 { releaseGraph() }
+        return made
+    }
+
+    /// Drops the graph; its instances are released outside the lock (deinits may resolve).
+    private func releaseGraph() {
+        AsyncFrame.graphLock.lock()
+        let released = graph
+        graph = nil
+        AsyncFrame.graphLock.unlock()
+        withExtendedLifetime(released) {}
     }
 
     /// Under the coordinator's mutex: the ticket to wait on until this (transient) frame closes,

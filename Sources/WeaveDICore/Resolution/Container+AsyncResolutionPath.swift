@@ -114,8 +114,12 @@ extension Container {
 
     /// The shared instance in the storage `cell()` names, built once: the shared-instance protocol
     /// driven by a task, whose waits suspend.
+    ///
+    /// `adoptingGraph`: the graph (`Scope.graph`) this outermost resolution started; the frame
+    /// its factory runs in holds it, so the factories it runs share it.
     func resolveSharedAsync<T, Cell: InstanceStorage>(
-        _ record: AsyncRecord, key: RegistryKey, cell: () throws(DIError) -> (Cell, WordLock)
+        _ record: AsyncRecord, key: RegistryKey, adoptingGraph: ScopeInstance? = nil,
+        cell: () throws(DIError) -> (Cell, WordLock)
     ) async throws -> T {
         let taskID = AsyncResolutionPath.currentTaskID()
         let top = AsyncResolutionPath.openTop
@@ -134,6 +138,7 @@ extension Container {
                     let building = AsyncFrame(
                         frame: ResolutionFrame(key: key, type: T.self, container: identity), record: record,
                         parent: top, taskID: taskID)
+                    if let adoptingGraph { _ = building.sharedGraph(adopting: adoptingGraph) }
                     frame = building
                     return BuildTicket(job: .registration(record), taskNode: node, frame: building)
                 })
@@ -180,6 +185,9 @@ extension Container {
         requester: Container, cellSlot: UInt? = nil
     ) async throws -> T {
         let slot = cellSlot ?? UInt(bitPattern: slotLock.word)
+        if record.lifetime.isGraph, AsyncResolutionPath.openTop == nil, !ThreadStack.isResolving {
+            return try await resolveOutermostGraphAsync(record, key: key, slot: slot)
+        }
         var instance = try scopeInstance(for: record, requester: requester, previous: nil)
         defer { withExtendedLifetime(instance) {} }
         return try await resolveSharedAsync(record, key: key) { () throws(DIError) -> (InstanceCell, WordLock) in

@@ -167,14 +167,15 @@ extension Container {
             decorators = decoratorList(of: key)
         }
         let stack = ThreadStack.current
+        let depth = stack.depth
         // Only a resolution made inside a factory can close a cycle or add a graph edge.
-        if stack.depth != 0 {
+        if depth != 0 {
             try enterNested(key: key, type: type, stack: stack)
         } else {
             noteAsyncEdge(to: key, type: type)
         }
         stack.push(key, type: type, container: identity)
-        defer { stack.pop() }
+        defer { stack.pop(pushedAt: depth) }
         do {
             let value = try factory()
             // Inside the factory's frame: what a decorator resolves is a dependency of `T`.
@@ -203,13 +204,14 @@ extension Container {
         _ factory: @Sendable () throws -> T, key: RegistryKey, type: T.Type, elapsed: inout Double?
     ) throws(DIError) -> T {
         let threadStack = ThreadStack.current
-        if threadStack.depth != 0 {
+        let depth = threadStack.depth
+        if depth != 0 {
             try enterNested(key: key, type: type, stack: threadStack)
         } else {
             noteAsyncEdge(to: key, type: type)
         }
         threadStack.push(key, type: type, container: identity)
-        defer { threadStack.pop() }
+        defer { threadStack.pop(pushedAt: depth) }
         let stack = threadStack.object
         guard timingFlag.load(ordering: .relaxed) else {
             do { return try decorated(factory(), key: key) } catch {
@@ -368,6 +370,15 @@ extension Container {
     ) throws(DIError) -> T {
         // A custom-scope tag means the record is a `ScopedRecord`.
         let scoped = unsafeDowncast(record, to: ScopedRecord.self)
+        // A graph-scoped resolution made while nothing resolves on this thread starts the thread's
+        // graph: its own factory's frame ends it when popped; this ends it should no frame be
+        // pushed (a failure before the factory runs).
+        let startsGraph = scoped.scope.isGraph && !ThreadStack.isResolving
+        defer { if startsGraph { endUnpoppedGraph() } }
+        // The thread's own graph (no async factory runs above): no other thread can reach it.
+        if scoped.scope.isGraph, AsyncResolutionPath.openTop == nil {
+            return try resolveInThreadGraph(scoped, key: key, slot: cellSlot ?? UInt(bitPattern: slotLock.word))
+        }
         // Scope instances key cells by slot and name; a per-argument record brings its own slot.
         let slot = cellSlot ?? UInt(bitPattern: slotLock.word)
         // The scope instance owns the lock word `resolveShared` uses: keep it alive until then
@@ -400,6 +411,7 @@ extension Container {
         throws(DIError) -> ScopeInstance
     {
         let scope = record.scope
+        if scope.isGraph { return currentGraph() }
         let name = scope.name
         ResolutionStack.current.scopedResolutions &+= 1
         let bindings = ScopeBinding.bound

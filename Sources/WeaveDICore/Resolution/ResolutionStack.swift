@@ -67,6 +67,11 @@ package final class ResolutionStack {
     /// slow-resolution hooks hear them when the outermost resolution is done.
     var pendingTimings: [PendingTiming] = []
 
+    /// The graph (`Scope.graph`) of the outermost synchronous resolution running on this thread,
+    /// made by its first graph-scoped resolution; released when that resolution ends (the header's
+    /// `hasGraph` tells the pop that ends it).
+    var graph: ScopeInstance?
+
     init() {
         header = .allocate(capacity: 1)
         header.initialize(to: ThreadStack.Header(owner: nil))
@@ -76,6 +81,24 @@ package final class ResolutionStack {
     deinit {
         header.pointee.deallocateBuffers()
         header.deallocate()
+    }
+
+    /// The thread's graph, started if there is none.
+    func currentGraph() -> ScopeInstance {
+        if let graph { return graph }
+        let fresh = ScopeInstance(scope: .graph)
+        graph = fresh
+        header.pointee.hasGraph = true
+        return fresh
+    }
+
+    /// Releases the thread's graph: its outermost resolution ended. Its instances are released
+    /// after the field is cleared, so a deinit that resolves starts a graph of its own.
+    func dropGraph() {
+        let ended = graph
+        graph = nil
+        header.pointee.hasGraph = false
+        withExtendedLifetime(ended) {}
     }
 
     /// A stable identifier of the current thread while it resolves.

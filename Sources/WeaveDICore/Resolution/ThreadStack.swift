@@ -25,7 +25,7 @@ struct ThreadStack {
         /// The names of the named entries, each at its entry's position (the other positions
         /// hold garbage); room for `capacity` strings. A name is kept *unretained*: its bits are
         /// copied in by ``ThreadStack/push(_:type:container:)`` and nothing is released by
-        /// ``ThreadStack/pop()``. That is safe because an entry never outlives the key it was
+        /// ``ThreadStack/pop(pushedAt:)``. That is safe because an entry never outlives the key it was
         /// pushed from: `push` and `pop` bracket a factory run inside a function that holds the
         /// key as a parameter, and only this thread reads its entries, while they are pushed
         /// (reading one copies, so retains, the name). So a named push is two stores, like an
@@ -33,6 +33,10 @@ struct ThreadStack {
         @usableFromInline var names: UnsafeMutableRawPointer
         /// Number of entries: factories running on this thread right now.
         @usableFromInline var depth: Int
+        /// Whether the thread's outermost resolution started a graph (`Scope.graph`): the pop
+        /// that ends it releases the graph (see ``ThreadStack/pop(pushedAt:)``). Beside `depth`, so that
+        /// pop reads no other cache line.
+        @usableFromInline var hasGraph: Bool
         @usableFromInline var capacity: Int
         /// The stack object (unretained: the thread-local slot owns it).
         @usableFromInline var owner: Unmanaged<ResolutionStack>?
@@ -55,6 +59,7 @@ struct ThreadStack {
         init(owner: Unmanaged<ResolutionStack>?) {
             capacity = 16
             depth = 0
+            hasGraph = false
             base = .allocate(capacity: 16)
             names = .allocate(
                 byteCount: 16 * MemoryLayout<String>.stride, alignment: MemoryLayout<String>.alignment)
@@ -124,11 +129,20 @@ struct ThreadStack {
         header.pointee.depth = depth + 1
     }
 
-    /// Pops the innermost entry (a name in it was not retained: nothing to release).
+    /// Pops the innermost entry (a name in it was not retained: nothing to release), which was
+    /// pushed at `depth` (the depth before the push, which the caller has in a register): the pop
+    /// of an outermost factory (`depth` 0) releases the graph its resolution started, if any
+    /// (`Scope.graph`), at the cost of one load beside the depth; a nested pop checks nothing.
     @inlinable @inline(__always)
-    func pop() {
-        header.pointee.depth -= 1
+    func pop(pushedAt depth: Int) {
+        header.pointee.depth = depth
+        if depth == 0 && header.pointee.hasGraph { endGraph() }
     }
+
+    /// Releases the graph of the resolution that just ended (out of line: graph-scoped
+    /// registrations only).
+    @usableFromInline @inline(never)
+    func endGraph() { object.dropGraph() }
 
     /// The name of the named entry at `index` (its ``StackEntry/nameIndex``), while the entry is
     /// pushed: a copy (retained) of the key's name.
