@@ -49,6 +49,12 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     /// A transient with one decorator, against the `transient` row plus the decorator's own cost
     /// (hand-written: the wrapper built around a new instance).
     case decorated
+    /// A transient registered by initializer (`register(_:initializer:)`) whose two parameters
+    /// (a singleton and a transient) WeaveDI resolves, against the same built by hand.
+    case autowired
+    /// The same type registered with a factory closure that resolves each parameter itself:
+    /// what `autowired` replaces (its goal is ≤ 1.1× this row).
+    case autowiredByClosure = "autowired-by-closure"
 
     var title: String {
         switch self {
@@ -80,6 +86,8 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .argument3: return "Transient resolution with 3 arguments"
         case .resolveAll10: return "resolveAll of 10 transient contributions"
         case .decorated: return "Decorated transient resolution"
+        case .autowired: return "Autowired transient resolution (2 parameters)"
+        case .autowiredByClosure: return "The same registered with a closure resolving each parameter"
         }
     }
 

@@ -262,6 +262,17 @@ struct AutowiringTests {
         #expect(try child.resolveOrThrow("viaParent", AWConsumer.self).api.id == 1)
     }
 
+    @Test func aSharedInstanceIsBuiltThroughTheContainerWhoseResolutionBuiltIt() throws {
+        let parent = Container()
+        parent.register(AWAPI.self) { AWAPIImpl(id: 1) }
+        parent.register(AWConsumer.self, scope: .singleton, initializer: AWConsumer.init(api:))
+        let child = Container(parent: parent)
+        child.register(AWAPI.self) { AWAPIImpl(id: 2) }
+        let built = try child.resolveOrThrow(AWConsumer.self)
+        #expect(built.api.id == 2)
+        #expect(try parent.resolveOrThrow(AWConsumer.self) === built, "then shared")
+    }
+
     @Test func asyncParametersResolveThroughTheChildThatAsked() async throws {
         let parent = Container()
         parent.register(AWAPI.self) { AWAPIImpl(id: 1) }
