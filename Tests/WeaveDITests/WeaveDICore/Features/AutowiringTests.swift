@@ -94,6 +94,16 @@ private final class AWInjectOwner {
     @Inject var service: (any AWUserService)?
 }
 
+@MainActor
+private final class AWViewModel {
+    let api: any AWAPI
+    init(api: any AWAPI) {
+        // Checked at run time too: the conversion to an async function hops to the main actor.
+        MainActor.assertIsolated()
+        self.api = api
+    }
+}
+
 private func ids(_ types: [Any.Type]?) -> [ObjectIdentifier]? { types?.map(ObjectIdentifier.init) }
 
 @Suite("Autowiring", .capturesLog)
@@ -364,6 +374,62 @@ struct AutowiringTests {
         container.register(AWUserService.self, scope: .singleton, initializer: AWUserServiceImpl.init(api:store:))
         container.decorate(AWUserService.self) { AWLogged($0) }
         #expect(try container.resolveOrThrow(AWUserService.self) is AWLogged)
+    }
+
+    @Test func manyThreadsShareOneAutowiredSingletonThroughParentAndChild() async {
+        let parent = Container()
+        parent.register(AWAPI.self) { AWAPIImpl(id: 1) }
+        parent.register(AWConsumer.self, scope: .singleton, initializer: AWConsumer.init(api:))
+        let child = Container(parent: parent)
+        // The same parameter in both: whichever thread builds, the instance is the same kind.
+        child.register(AWAPI.self) { AWAPIImpl(id: 1) }
+        let instances = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+            for index in 0..<16 {
+                group.addTask {
+                    await Task.detached {
+                        let container = index.isMultiple(of: 2) ? parent : child
+                        return container.resolve(AWConsumer.self).map(ObjectIdentifier.init)
+                    }.value
+                }
+            }
+            var all = Set<ObjectIdentifier?>()
+            for await value in group { all.insert(value) }
+            return all
+        }
+        #expect(instances.count == 1)
+        #expect(instances.first.flatMap { $0 } != nil)
+    }
+
+    @Test func concurrentTasksShareOneAsyncAutowiredSingleton() async throws {
+        let container = Container()
+        container.registerAsync(AWAsyncConfig.self, scope: .singleton) { AWAsyncConfig(url: "db://x") }
+        container.register(AWAPI.self) { AWAPIImpl(id: 3) }
+        container.registerAsync(AWDatabase.self, scope: .singleton, initializer: AWSQLDatabase.init(config:api:))
+        let urls = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<8 { group.addTask { ObjectIdentifier(try await container.resolveAsync(AWDatabase.self)) } }
+            var all = Set<ObjectIdentifier>()
+            for try await value in group { all.insert(value) }
+            return all
+        }
+        #expect(urls.count == 1)
+    }
+
+    @Test func aMainActorInitializerRunsOnTheMainActor() async throws {
+        let container = Container()
+        container.register(AWAPI.self) { AWAPIImpl(id: 5) }
+        // A main-actor initializer is synchronous only on the main actor: register it async.
+        container.registerAsync(AWViewModel.self, initializer: AWViewModel.init(api:))
+        let model = try await Task.detached { try await container.resolveAsync(AWViewModel.self) }.value
+        #expect(model.api.id == 5)
+    }
+
+    @Test func theSharedContainerAndUnifiedDIResolveIt() {
+        withFreshContainer { container in
+            container.register(AWAPI.self) { AWAPIImpl(id: 6) }
+            container.register(AWConsumer.self, initializer: AWConsumer.init(api:))
+            #expect(UnifiedDI.resolve(AWConsumer.self)?.api.id == 6)
+            #expect(Container.shared.resolve(AWConsumer.self)?.api.id == 6)
+        }
     }
 
     @Test func propertyWrappersReadTheAutowiredType() {
