@@ -304,11 +304,23 @@ struct AutowiringTests {
         let missing = try #require(report.missingDependencies.first { $0.missingType == AWClock.self })
         #expect(missing.dependent == "WeaveDITests.AWUserService")
         #expect(missing.isDeclared)
+        #expect(!missing.wasRequested, "reported from the record, not by building it")
         #expect(missing.similar == ["WeaveDITests.AWClock[\"wall\"]"])
         #expect(missing.description.contains("a parameter of its autowired initializer"))
         #expect(missing.description.contains("AutowiringTests.swift"))
         #expect(missing.description.contains("Registered look-alikes: WeaveDITests.AWClock[\"wall\"]"))
         #expect(AWUnbuiltService.built.value == 0, "the registration was not built")
+    }
+
+    @Test func validateAsyncReportsAMissingParameterOfAnAsyncInitializer() async throws {
+        let container = Container()
+        container.register(AWAPI.self) { AWAPIImpl() }
+        container.registerAsync(AWDatabase.self, initializer: AWSQLDatabase.init(config:api:))
+        let report = await container.validateAsync()
+        let missing = try #require(report.missingDependencies.first { $0.missingType == AWAsyncConfig.self })
+        #expect(missing.dependent == "WeaveDITests.AWDatabase")
+        #expect(missing.isDeclared && !missing.wasRequested, "reported from the record, not by building it")
+        #expect(container.validate().missingDependencies.contains { $0.missingType == AWAsyncConfig.self })
     }
 
     @Test func aMissingParameterFailsTheResolutionWithTheUsualError() {
