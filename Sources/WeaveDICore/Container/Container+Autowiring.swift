@@ -58,8 +58,10 @@ extension Container {
     ) -> RegistrationHandle {
         // Made here, in the caller's module, so the pack expansion is specialized for its types.
         let factory: @Sendable () throws -> T = {
-            let container = Container.autowiringTarget()
-            return try initializer(repeat try container.autowiredParameter((each P).self))
+            // The container is alive while its factory runs: used without a retain.
+            try Container.autowiringTarget()._withUnsafeGuaranteedRef { container in
+                try initializer(repeat try container.autowiredParameter((each P).self))
+            }
         }
         return storeAutowired(
             key: RegistryKey(type, name: name), scope: scope, file: file, line: line,
@@ -169,14 +171,15 @@ extension Container {
     /// Every factory runs in a frame its container pushed (``ThreadStack/push(_:type:container:)``)
     /// and that container is alive while it runs; a child that delegated to it marked the depth
     /// below that frame.
-    @usableFromInline
-    static func autowiringTarget() -> Container {
+    @inlinable @inline(__always)
+    static func autowiringTarget() -> Unmanaged<Container> {
         let header = ThreadStack.current.header
         let depth = header.pointee.depth
         if let requester = header.pointee.requester, header.pointee.requesterDepth == depth &- 1 {
-            return requester.takeUnretainedValue()
+            return requester
         }
-        return container(identifiedBy: header.pointee.base[depth &- 1].container)
+        let identity = header.pointee.base[depth &- 1].container
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: identity)).unsafelyUnwrapped)
     }
 
     /// ``autowiringTarget()`` for an async factory: its own frame (bound while it runs) names
@@ -184,14 +187,11 @@ extension Container {
     @usableFromInline
     static func asyncAutowiringTarget() -> Container {
         let frame = AsyncResolutionPath.top.unsafelyUnwrapped
-        return frame.requester ?? container(identifiedBy: frame.frame.container)
-    }
-
-    /// The container whose ``identity`` is `identity`; it must be alive (a frame's container is,
-    /// while its factory runs).
-    private static func container(identifiedBy identity: ObjectIdentifier) -> Container {
-        Unmanaged<Container>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(bitPattern: identity)).unsafelyUnwrapped)
-            .takeUnretainedValue()
+        if let requester = frame.requester { return requester }
+        // A frame's container is alive while its factory runs.
+        return Unmanaged<Container>.fromOpaque(
+            UnsafeRawPointer(bitPattern: UInt(bitPattern: frame.frame.container)).unsafelyUnwrapped
+        ).takeUnretainedValue()
     }
 
     /// Resolves one parameter of an autowired initializer, as `resolveOrThrow` in a hand-written

@@ -53,8 +53,8 @@ struct ThreadStack {
         /// it is alive while its own resolution runs), and the depth the delegation was made at:
         /// the factory whose frame sits right above that depth was asked for through it (see
         /// `Container.autowiringTarget()`). Written only when a child delegates to a parent.
-        var requester: Unmanaged<Container>?
-        var requesterDepth: Int
+        @usableFromInline var requester: Unmanaged<Container>?
+        @usableFromInline var requesterDepth: Int
 
         @usableFromInline static var edgeCacheSize: Int { 16 }
 
