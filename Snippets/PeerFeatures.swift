@@ -13,6 +13,13 @@ final class ReportBuilder: Sendable {
 final class Avatar: Sendable {
     init(url: String) async {}
 }
+struct PageRequest: Hashable, Sendable {
+    let id: String
+    let page: Int
+}
+final class PagedList: Sendable {
+    init(id: String, page: Int) {}
+}
 protocol Plugin: Sendable { var name: String { get } }
 struct AnalyticsPlugin: Plugin { let name = "analytics" }
 struct CrashPlugin: Plugin { let name = "crash" }
@@ -68,6 +75,39 @@ container.registerAsync(Avatar.self, scope: .weak) { (url: String) async in awai
 let avatar = try await container.resolveAsync(Avatar.self, argument: "https://example.com/a.png")
 // snippet.end
 
+// snippet.parameterKeys
+extension WeaveDI.Container {
+    // A key whose default takes a parameter (Factory's `ParameterFactory`).
+    static let userVM = ParameterFactory<String, UserViewModel> { id in UserViewModel(id: id) }
+    // Several values: a tuple (transient only: tuples are not Hashable)…
+    static let pagedList = ParameterFactory<(String, Int), PagedList> { id, page in PagedList(id: id, page: page) }
+    // …or, for a shared lifetime, a Hashable struct: one instance per value.
+    static let cachedList = ParameterFactory<PageRequest, PagedList>(scope: .singleton) { request in
+        PagedList(id: request.id, page: request.page)
+    }
+}
+
+let userModel = WeaveDI.Container.userVM("42") // from Container.shared
+let page = WeaveDI.Container.pagedList(("42", 2))
+let cached = try WeaveDI.Container.cachedList.resolveOrThrow(PageRequest(id: "42", page: 1), in: container)
+
+// Replace the default in one container (a test's, a preview's), and put it back.
+WeaveDI.Container.userVM.register(in: container) { id in UserViewModel(id: "preview-\(id)") }
+WeaveDI.Container.userVM.reset(in: container)
+// snippet.end
+
+// snippet.injectedParameter
+final class ProfileScreen {
+    // Resolved on every read, with the parameter the screen was made for.
+    @Injected var model: UserViewModel
+    init(userID: String) { _model = Injected(WeaveDI.Container.userVM, userID) }
+}
+
+struct FeaturedProfile {
+    @Injected(WeaveDI.Container.userVM, "featured") var model
+}
+// snippet.end
+
 // snippet.multibinding
 // Each module contributes; each contribution keeps its own lifetime.
 container.register(into: Plugin.self) { AnalyticsPlugin() }
@@ -95,7 +135,7 @@ let orders = try container.resolveOrThrow(OrderService.self)
 // snippet.end
 
 // snippet.hide
-_ = (model, report, avatar, plugins, orders)
+_ = (model, report, avatar, plugins, orders, userModel, page, cached)
 // snippet.show
 
 // snippet.hide

@@ -28,7 +28,64 @@ import Testing
                         || line.hasPrefix(".product(")
                         || line.hasPrefix(".testTarget(") || line.hasPrefix("\"") || line.hasPrefix("]")
                 }
-                #expect(isManifest, "\(name) has Swift code outside a snippet:\n\(code)")
+                // The migration article also shows other libraries' code, labelled on its first line.
+                let isPeerCode = name == Self.migrationArticle && Self.peerLabel(of: code) != nil
+                #expect(isManifest || isPeerCode, "\(name) has Swift code outside a snippet:\n\(code)")
+            }
+        }
+    }
+
+    static let migrationArticle = "MigratingToWeaveDI.md"
+    /// The libraries (and versions) the migration article shows code of, which is not compiled.
+    static let peerLabels = [
+        "Swinject 2.10", "Swinject 2.10 with SwinjectAutoregistration", "Factory 3.2", "swift-dependencies 1.17",
+        "WeaveDI 3.x",
+    ]
+
+    /// The label on the first line of a peer library's code block (`// Factory 3.2`), if any.
+    static func peerLabel(of code: String) -> String? {
+        guard let first = code.split(separator: "\n", omittingEmptySubsequences: false).first,
+            first.hasPrefix("// ")
+        else { return nil }
+        let label = String(first.dropFirst(3))
+        return peerLabels.contains(label) ? label : nil
+    }
+
+    /// Every other library's block is followed by the WeaveDI code that replaces it: a snippet
+    /// compiled now (Migration, SwiftDependencies) or one waiting for its feature (MigrationPending).
+    @Test func migrationArticlePairsEachPeerBlockWithASnippet() throws {
+        let text = try String(
+            contentsOf: Self.catalog.appendingPathComponent(Self.migrationArticle), encoding: .utf8)
+        let blocks = text.components(separatedBy: "```swift\n").dropFirst()
+        var labels: [String: Int] = [:]
+        for (index, block) in blocks.enumerated() {
+            let parts = block.components(separatedBy: "\n```")
+            let code = parts.first ?? ""
+            let label = try #require(Self.peerLabel(of: code), "unlabelled block in the migration article:\n\(code)")
+            labels[label, default: 0] += 1
+            // What follows, up to the next block (or the end).
+            let after = parts.dropFirst().joined(separator: "\n```")
+            // The WeaveDI 3.x table's first row is answered by the bridge section, not by a snippet.
+            if code.contains(": DependencyKey") && label == "WeaveDI 3.x" { continue }
+            #expect(
+                after.contains("@Snippet(path: \"WeaveDI/Snippets/"),
+                "block \(index + 1) (\(label)) has no WeaveDI snippet after it")
+        }
+        #expect(Set(labels.keys) == Set(Self.peerLabels))
+        #expect(labels.values.reduce(0, +) >= 20)
+
+        // Every slice of the migration snippets is shown.
+        for file in ["Migration", "MigrationPending"] {
+            let source = try String(
+                contentsOf: Self.root.appendingPathComponent("Snippets/\(file).swift"), encoding: .utf8)
+            let slices = source.components(separatedBy: "// snippet.").dropFirst()
+                .map { String($0.prefix { $0.isLetter }) }
+                .filter { !["hide", "show", "end"].contains($0) }
+            #expect(slices.count >= 4)
+            for slice in slices {
+                #expect(
+                    text.contains("@Snippet(path: \"WeaveDI/Snippets/\(file)\", slice: \"\(slice)\")"),
+                    "the migration article does not show \(file) slice '\(slice)'")
             }
         }
     }

@@ -11,6 +11,8 @@ import Testing
         "WeaveDICore/Container/Container+Resolution.swift": ["fatalError"],
         // A non-optional @Factory or @Injected property, and a Factory key's callAsFunction().
         "WeaveDI/PropertyWrappers/Factory.swift": ["fatalError"],
+        // A ParameterFactory key's callAsFunction(_:) (documented with the Factory key's).
+        "WeaveDI/PropertyWrappers/ParameterFactory.swift": ["fatalError"],
         // @RequiredInject.
         "WeaveDI/PropertyWrappers/RequiredInject.swift": ["fatalError"],
         // A read of a bridged swift-dependencies key (trait `Dependencies`) with nothing to give.

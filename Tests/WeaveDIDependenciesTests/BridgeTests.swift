@@ -1,7 +1,7 @@
 #if Dependencies
     import Foundation
     import Testing
-    import WeaveDI
+    @testable import WeaveDI
     import WeaveDITestSupport
 
     // MARK: Fixtures
@@ -314,6 +314,74 @@
                         }
                     }
                 }
+            }
+        }
+    }
+
+    @Suite("Dependencies bridge: reads skip a world's lookup only while no override in it exists")
+    struct BridgeOverrideLivenessTests {
+        @Test("an override outlives its scope where it is held; once nothing holds one, the count is 0")
+        func heldOverridesAreSeenAfterTheirScope() async {
+            // A fresh process: no other test's override is alive, so a read takes the path that
+            // skips a world's lookup as soon as the counts allow it. Without the counts (or with a
+            // count that dropped when the scope ended), the reads after the scopes would get the
+            // container's greeter instead of the override.
+            await #expect(processExitsWith: .success) {
+                let container = Container()
+                container.register((any Greeter).self) { LiveGreeter(id: 1) }
+                let results: [Bool] = await Container.withShared(container) {
+                    await withDependencies {
+                        $0.context = .live
+                    } operation: {
+                        // One gate per task: an `AsyncStream` has one consumer.
+                        let (gate1, open1) = AsyncStream<Void>.makeStream()
+                        let (gate2, open2) = AsyncStream<Void>.makeStream()
+                        // Created inside each override, read after the override's scope ended.
+                        let (fromDependencies, holder) = withDependencies {
+                            $0.greeter = FixedGreeter("dependencies")
+                        } operation: {
+                            (
+                                Task { () -> [String] in
+                                    for await _ in gate1 { break }
+                                    return [Reader().injectedGreeter.greet(), Reader().dependencyGreeter.greet()]
+                                }, Reader()
+                            )
+                        }
+                        let fromInjected = withInjectedValues {
+                            $0.greeter = FixedGreeter("injected")
+                        } operation: {
+                            Task { () -> [String] in
+                                for await _ in gate2 { break }
+                                return [Reader().dependencyGreeter.greet(), Reader().injectedGreeter.greet()]
+                            }
+                        }
+                        var checks = [
+                            // Both scopes ended; the tasks and the holder still hold their override.
+                            BridgeOverrides.inDependencies.load(ordering: .relaxed) == 1,
+                            BridgeOverrides.inInjected.load(ordering: .relaxed) == 1,
+                            Reader().injectedGreeter.greet() == "live 1",
+                            // `@Dependency` keeps the values current when it was created.
+                            holder.dependencyGreeter.greet() == "dependencies",
+                        ]
+                        open1.finish()
+                        open2.finish()
+                        checks.append(await fromDependencies.value == ["dependencies", "dependencies"])
+                        checks.append(await fromInjected.value == ["injected", "injected"])
+                        return checks
+                    }
+                }
+                // Nothing holds an override any more: both worlds' lookups are skipped again, and
+                // the next override is seen at once.
+                let after = [
+                    BridgeOverrides.inDependencies.load(ordering: .relaxed) == 0,
+                    BridgeOverrides.inInjected.load(ordering: .relaxed) == 0,
+                    withDependencies {
+                        $0.greeter = FixedGreeter("next")
+                    } operation: {
+                        Reader().injectedGreeter.greet() == "next"
+                    },
+                ]
+                if (results + after).contains(false) { exit(1) }
             }
         }
     }

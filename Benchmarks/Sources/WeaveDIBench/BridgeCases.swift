@@ -38,9 +38,10 @@ enum BridgeCases {
                 })
         }
 
-        // Until a bridged key is overridden in a world, reads skip that world's lookup. The cases
-        // below override one once in each (as tests do) when their first round starts, after
-        // the cases above have run (cases run in `CaseID` order).
+        // While no override set through a world is alive, reads skip that world's lookup. The
+        // after-override cases set one in each world (as tests do) at the start of each round,
+        // and let it end; the during-override case keeps one alive while it reads (cases run in
+        // `CaseID` order).
         if settings.wants(.bridgedDependencyReadAfterOverride) {
             results.record(
                 .bridgedDependencyReadAfterOverride, name,
@@ -55,6 +56,22 @@ enum BridgeCases {
                 timed { n in
                     overrideInBothWorlds()
                     for _ in 0..<n { blackHole(holder.injectedLogger) }
+                })
+        }
+        if settings.wants(.bridgedInjectedReadDuringOverride) {
+            results.record(
+                .bridgedInjectedReadDuringOverride, name,
+                timed { n in
+                    // A `@Dependency` created inside an override keeps it alive, as a model made
+                    // in a test does; made per round, so no other case runs while it lives.
+                    let keeper = withDependencies {
+                        $0.bridgedLogger = ConsoleLogger()
+                    } operation: {
+                        BridgedHolder()
+                    }
+                    withExtendedLifetime(keeper) {
+                        for _ in 0..<n { blackHole(holder.injectedLogger) }
+                    }
                 })
         }
     }

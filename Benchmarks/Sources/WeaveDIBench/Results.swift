@@ -26,10 +26,15 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     case bridgedDependencyRead = "bridged-dependency-read"
     /// `@Injected(\.key)` read of the same bridged key, against the `injected-read` row.
     case bridgedInjectedRead = "bridged-injected-read"
-    /// The two bridged reads once any bridged key was overridden in each world (in a test
-    /// process, say): they then look up both worlds' overrides.
+    /// The two bridged reads after an override was set in each world and ended (in a test
+    /// process between tests, say): reads skip a world's lookup again once no override set
+    /// through it is alive.
     case bridgedDependencyReadAfterOverride = "bridged-dependency-read-after-override"
     case bridgedInjectedReadAfterOverride = "bridged-injected-read-after-override"
+    /// The bridged `@Injected` read while an override set through `withDependencies` is still
+    /// alive somewhere (a `@Dependency` created inside one holds it, as a model made in a test
+    /// does): it then looks swift-dependencies' world up too. No goal; shows that cost.
+    case bridgedInjectedReadDuringOverride = "bridged-injected-read-during-override"
     /// A server request: begin a request scope, resolve three request-scoped services (a unit of
     /// work and two repositories holding it), end the scope; against building the three by hand.
     case requestScope = "request-scope"
@@ -77,6 +82,8 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .bridgedDependencyReadAfterOverride:
             return "@Dependency(\\.key) read, bridged key, after overrides were set (swift-dependencies: plain key)"
         case .bridgedInjectedReadAfterOverride: return "@Injected(\\.key) read, bridged key, after overrides were set"
+        case .bridgedInjectedReadDuringOverride:
+            return "@Injected(\\.key) read, bridged key, while a withDependencies override is alive elsewhere"
         case .requestScope: return "Request scope: begin, resolve 3 request-scoped, end"
         case .miss2k: return "Miss among 2 000 registrations"
         case .missHook2k: return "Miss among 2 000 registrations, onResolutionError hook installed"

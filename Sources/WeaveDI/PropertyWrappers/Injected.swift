@@ -39,6 +39,8 @@ public struct Injected<Value> {
     enum Source {
         case values(@Sendable (InjectedValues) -> Value)
         case factory(Factory<Value>)
+        /// A `ParameterFactory` key called with the parameter fixed at declaration.
+        case call(@Sendable () -> Value)
     }
 
     @usableFromInline let source: Source
@@ -66,6 +68,17 @@ public struct Injected<Value> {
         source = .factory(factory)
     }
 
+    /// Calls `key` with `parameter` on every access: `@Injected(Container.userVM, "42")`.
+    ///
+    /// The parameter is fixed when the property is declared or initialized — in a view model or
+    /// view built for one value, `_model = Injected(Container.userVM, id)` in its initializer.
+    /// Each read resolves as `key(parameter)` does (a registration made after the owner was
+    /// created is seen; a shared lifetime gives the instance of that parameter value), and stops
+    /// the program only where the key's ``ParameterFactory/callAsFunction(_:)`` does.
+    public init<P: Sendable>(_ key: ParameterFactory<P, Value>, _ parameter: P) {
+        source = .call { key(parameter) }
+    }
+
     /// Resolves `Value`'s registration (under `name`, if given) from `Container.shared` on every
     /// access — the Resolver-style `@Injected var loader: AccountLoading` of the multi-module registration article.
     ///
@@ -86,6 +99,7 @@ public struct Injected<Value> {
         switch source {
         case .values(let read): return read(InjectedValues.current)
         case .factory(let factory): return factory()
+        case .call(let read): return read()
         }
     }
 }

@@ -3,6 +3,15 @@
 // `ArgumentRecord` in the slot of their type and name) and resolve through the one resolution
 // protocol: a shared lifetime keeps one ordinary record per argument value, built, waited for
 // and cycle-checked by `resolveShared` / `resolveSharedAsync`.
+//
+// Every public entry point below is a one-line call into one of two cores, `resolveWithArguments`
+// (synchronous) and `resolveAsyncWithArguments`, which share the look-up and the type check
+// (`argumentRecord`). The entry points and the synchronous core are `@inlinable`: the caller's
+// module compiles them for its own `T` and argument types, so a transient resolution with
+// arguments is the plain transient path plus one comparison of metadata pointers per argument
+// (no generic-metadata look-up, no existential cast, nothing allocated but the instance).
+
+import Atomics
 
 extension Container {
     // MARK: Registration
@@ -93,6 +102,15 @@ extension Container {
             call: AsyncArgumentFactory<T, A, repeat each B>(factory), isAsync: true)
     }
 
+    /// Stores `factory`, taking one parameter, under `key` (a `ParameterFactory` key's).
+    package func storeWithParameter<T, P: Sendable>(
+        key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable (P) throws -> T
+    ) -> RegistrationHandle {
+        storeWithArguments(
+            T.self, key: key, scope: scope, site: site, argumentTypes: [P.self], call: ArgumentFactory<T, P>(factory),
+            isAsync: false)
+    }
+
     private func storeWithArguments<T>(
         _: T.Type, key: RegistryKey, scope: Scope, site: RegistrationSite, argumentTypes: [Any.Type], call: AnyObject,
         isAsync: Bool
@@ -104,11 +122,28 @@ extension Container {
         }
     }
 
+    /// Stores a synchronous factory taking arguments under `key` unless a registration is there
+    /// already (a `ParameterFactory` key's scoped default, installed once in the root; a concurrent
+    /// `register` wins).
+    package func storeWithParameterIfAbsent<T, P: Sendable>(
+        key: RegistryKey, scope: Scope, site: RegistrationSite, factory: @escaping @Sendable (P) throws -> T
+    ) {
+        registry.withSlotForWriting(id: key.id) { slot, sequence in
+            if slot.lock.withLock({ slot.record(named: key.name) != nil }) { return }
+            // Made outside the slot lock (an allocation); the write lock keeps other writers out.
+            let record = ArgumentRecord(
+                lifetime: scope, name: key.name, site: site, type: T.self, argumentTypes: [P.self],
+                call: ArgumentFactory<T, P>(factory), isAsyncFactory: false)
+            slot.lock.withLock { _ = slot.setRecord(record, named: key.name, sequence: sequence) }
+        }
+    }
+
     // MARK: Resolution
 
     /// Resolves `type`, registered with a factory taking one argument, passing `argument`; `nil`
     /// (reported to `UnifiedDI.onResolutionError`) when it cannot. ``resolveOrThrow(_:argument:)``
     /// says why.
+    @inlinable
     public func resolve<T, A: Sendable>(_ type: T.Type, argument: A) -> T? {
         do { return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, argument) } catch {
             report(error)
@@ -117,6 +152,7 @@ extension Container {
     }
 
     /// Resolves `type`, registered with a factory taking these arguments, passing them in order.
+    @inlinable
     public func resolve<T, each A: Sendable>(_ type: T.Type, arguments: repeat each A) -> T? {
         do {
             return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, repeat each arguments)
@@ -127,6 +163,7 @@ extension Container {
     }
 
     /// Resolves the registration of `type` under `name`, passing `argument`.
+    @inlinable
     public func resolve<T, A: Sendable>(_ name: String, _ type: T.Type, argument: A) -> T? {
         do {
             return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, argument)
@@ -137,6 +174,7 @@ extension Container {
     }
 
     /// Resolves the registration of `type` under `name`, passing `arguments` in order.
+    @inlinable
     public func resolve<T, each A: Sendable>(_ name: String, _ type: T.Type, arguments: repeat each A) -> T? {
         do {
             return try resolveWithArguments(
@@ -150,6 +188,7 @@ extension Container {
     /// Resolves `type` passing `argument`, or throws a ``DIError`` saying why it could not — among
     /// them ``DIError/argumentMismatch(_:name:expected:passed:)`` naming what the registration
     /// takes and what was passed.
+    @inlinable
     public func resolveOrThrow<T, A: Sendable>(_ type: T.Type, argument: A) throws -> T {
         do { return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, argument) } catch {
             throw report(error, thrown: true)
@@ -157,6 +196,7 @@ extension Container {
     }
 
     /// Resolves `type` passing `arguments` in order, or throws a ``DIError`` saying why.
+    @inlinable
     public func resolveOrThrow<T, each A: Sendable>(_ type: T.Type, arguments: repeat each A) throws -> T {
         do {
             return try resolveWithArguments(key: RegistryKey(type), as: T.self, requester: nil, repeat each arguments)
@@ -166,6 +206,7 @@ extension Container {
     }
 
     /// Resolves the registration of `type` under `name` passing `argument`, or throws.
+    @inlinable
     public func resolveOrThrow<T, A: Sendable>(_ name: String, _ type: T.Type, argument: A) throws -> T {
         do {
             return try resolveWithArguments(key: RegistryKey(type, name: name), as: T.self, requester: nil, argument)
@@ -175,6 +216,7 @@ extension Container {
     }
 
     /// Resolves the registration of `type` under `name` passing `arguments`, or throws.
+    @inlinable
     public func resolveOrThrow<T, each A: Sendable>(_ name: String, _ type: T.Type, arguments: repeat each A) throws
         -> T
     {
@@ -216,11 +258,12 @@ extension Container {
         try await resolveAsyncArgumentsEntry(key: RegistryKey(type, name: name), repeat each arguments)
     }
 
+    /// The one async entry: resolves and reports.
     private func resolveAsyncArgumentsEntry<T, each A: Sendable>(
         key: RegistryKey, _ arguments: repeat each A, isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
         do {
-            return try await resolveAsyncWithArguments(key: key, requester: nil, repeat each arguments)
+            return try await resolveAsyncWithArguments(key: key, as: T.self, requester: nil, repeat each arguments)
         } catch let error as DIError {
             throw reportAsync(error)
         } catch let reported as ReportedAsyncFailure {
@@ -230,56 +273,88 @@ extension Container {
 
     // MARK: Resolution path
 
-    /// The registration under `key` here (not in a parent), for a resolution with arguments.
-    private func findArgumentRecord(key: RegistryKey) -> FoundArguments {
-        guard let slot = registry.slot(for: key.id) else { return .missing }
-        let lock = slot.lock
-        lock.lock()
-        defer { lock.unlock() }
-        guard let found = slot.findCountingResolution(named: key.name) else { return .missing }
-        guard let arguments = found.takeUnretainedValue() as? ArgumentRecord else { return .withoutArguments }
-        return .arguments(arguments, lock)
-    }
-
-    private enum FoundArguments {
+    /// What ``argumentRecord(key:as:passing:)`` found.
+    @usableFromInline
+    enum ArgumentLookup {
+        /// The registration, retained, its argument types checked; `lock` is its slot's lock.
+        case found(ArgumentRecord, WordLock)
+        /// Resolve in this container instead (a validation sandbox diverts this one's resolutions).
+        case diverted(Container)
+        /// Nothing registered under the key here.
         case missing
-        case withoutArguments
-        case arguments(ArgumentRecord, WordLock)
     }
 
-    /// Resolves `key` with `arguments` without reporting.
-    func resolveWithArguments<T, each A: Sendable>(
-        key: RegistryKey, as _: T.Type, requester: Container?, _ arguments: repeat each A
-    ) throws(DIError) -> T {
+    /// The registration under `key` in this container (not a parent) and a check that it takes
+    /// exactly the argument types `A` — shared by the synchronous and the async path.
+    ///
+    /// Specialized in the caller: the type check compares each `A`'s metadata pointer (a
+    /// constant there) with the one the registration recorded, so no metadata is looked up and
+    /// nothing is cast. A record tagged `.arguments` is an `ArgumentRecord` (the tag says so),
+    /// so it is downcast without a dynamic check.
+    @inlinable @inline(__always)
+    func argumentRecord<T, each A>(key: RegistryKey, as _: T.Type, passing _: repeat (each A).Type)
+        throws(DIError) -> ArgumentLookup
+    {
         if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
             let sandbox = try prepareResolution()
         {
-            return try sandbox.resolveWithArguments(key: key, as: T.self, requester: nil, repeat each arguments)
+            return .diverted(sandbox)
         }
-        let record: ArgumentRecord
-        let lock: WordLock
-        switch findArgumentRecord(key: key) {
-        case .missing:
-            if let parent {
-                return try parent.resolveWithArguments(
-                    key: key, as: T.self, requester: requester ?? self, repeat each arguments)
+        guard let slot = currentTable.load(ordering: .acquiring)._withUnsafeGuaranteedRef({ $0.find(key.id) }) else {
+            return .missing
+        }
+        let lock = slot.lock
+        lock.lock()
+        guard let found = slot.findCountingResolution(named: key.name) else {
+            lock.unlock()
+            return .missing
+        }
+        guard found._withUnsafeGuaranteedRef({ $0.scopeTag }) == .arguments else {
+            lock.unlock()
+            throw Container.argumentsNotTaken(T.self, name: key.name, passing: repeat (each A).self)
+        }
+        // Retained while the lock keeps it in the slot: the record may be replaced meanwhile.
+        let record = unsafeDowncast(found.takeUnretainedValue(), to: ArgumentRecord.self)
+        lock.unlock()
+        guard record.accepts(repeat (each A).self) else {
+            throw Container.argumentMismatch(record, type: T.self, name: key.name, passing: repeat (each A).self)
+        }
+        return .found(record, lock)
+    }
+
+    /// Resolves `key` with `arguments` without reporting. `requester` is the child container the
+    /// resolution was asked of when a parent serves it (its bound scope instances apply).
+    @inlinable
+    package func resolveWithArguments<T, each A: Sendable>(
+        key: RegistryKey, as _: T.Type, requester: Container?, _ arguments: repeat each A
+    ) throws(DIError) -> T {
+        switch try argumentRecord(key: key, as: T.self, passing: repeat (each A).self) {
+        case .found(let record, let lock):
+            guard !record.isAsyncFactory else { throw DIError.asyncResolutionRequired(T.self, name: key.name) }
+            // No cast: the record was made for `T` (its key says so) and takes exactly these
+            // arguments (checked above). (`unsafeDowncast` checks nothing in an optimized build.)
+            let factory = unsafeDowncast(record.call, to: ArgumentFactory<T, repeat each A>.self)
+            if record.lifetimeTag == .transient {
+                return try runFactory({ try factory.call(repeat each arguments) }, key: key, type: T.self)
             }
-            throw DIError.dependencyNotFound(T.self, name: key.name)
-        case .withoutArguments:
-            throw DIError.argumentMismatch(
-                T.self, name: key.name, expected: [], passed: typesOf(repeat (each A).self))
-        case .arguments(let found, let foundLock):
-            (record, lock) = (found, foundLock)
+            return try resolveShared(record, lock: lock, key: key, requester: requester, factory, repeat each arguments)
+        case .diverted(let sandbox):
+            return try sandbox.resolveWithArguments(key: key, as: T.self, requester: nil, repeat each arguments)
+        case .missing:
+            guard let parent else { throw DIError.dependencyNotFound(T.self, name: key.name) }
+            return try parent.resolveWithArguments(
+                key: key, as: T.self, requester: requester ?? self, repeat each arguments)
         }
-        // The argument types compared one by one (the caller's metadata, no look-up), then no cast:
-        // the record was made for `T` (its key says so) taking exactly these arguments.
-        guard !record.isAsyncFactory, record.accepts(repeat (each A).self) else {
-            throw mismatch(record, key: key, type: T.self, passing: repeat (each A).self)
-        }
-        let factory = unsafeDowncast(record.call, to: ArgumentFactory<T, repeat each A>.self)
-        if record.lifetime == .transient {
-            return try runFactory({ try factory.call(repeat each arguments) }, key: key, type: T.self)
-        }
+    }
+
+    /// A shared lifetime's resolution: the per-argument record (made on first use), resolved
+    /// through the one shared-instance protocol. Out of line: keying by value needs the arguments
+    /// as `AnyHashable` (a cast and an allocation each), which a transient resolution never pays.
+    @usableFromInline
+    func resolveShared<T, each A: Sendable>(
+        _ record: ArgumentRecord, lock: WordLock, key: RegistryKey, requester: Container?,
+        _ factory: ArgumentFactory<T, repeat each A>, _ arguments: repeat each A
+    ) throws(DIError) -> T {
         let values = try argumentValues(record, key: key, type: T.self, repeat each arguments)
         let instance = record.instanceRecord(for: values, lock: lock) {
             makeRecord(
@@ -295,37 +370,31 @@ extension Container {
     }
 
     /// Resolves `key` with `arguments` and `await`, without reporting.
-    func resolveAsyncWithArguments<T, each A: Sendable>(
-        key: RegistryKey, requester: Container?, _ arguments: repeat each A,
+    package func resolveAsyncWithArguments<T, each A: Sendable>(
+        key: RegistryKey, as _: T.Type, requester: Container?, _ arguments: repeat each A,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
-        if autoRegistrationWord.load(ordering: .acquiring) != AutoRegistrationState.done.rawValue,
-            let sandbox = try prepareResolution()
-        {
-            return try await sandbox.resolveAsyncWithArguments(key: key, requester: nil, repeat each arguments)
-        }
         let record: ArgumentRecord
         let lock: WordLock
-        switch findArgumentRecord(key: key) {
-        case .missing:
-            if let parent {
-                return try await parent.resolveAsyncWithArguments(
-                    key: key, requester: requester ?? self, repeat each arguments)
-            }
-            throw DIError.dependencyNotFound(T.self, name: key.name)
-        case .withoutArguments:
-            // The synchronous path says whether it is an async factory or takes no arguments.
-            return try resolveWithArguments(key: key, as: T.self, requester: requester, repeat each arguments)
-        case .arguments(let found, let foundLock):
+        switch try argumentRecord(key: key, as: T.self, passing: repeat (each A).self) {
+        case .found(let found, let foundLock):
             (record, lock) = (found, foundLock)
+        case .diverted(let sandbox):
+            return try await sandbox.resolveAsyncWithArguments(
+                key: key, as: T.self, requester: nil, repeat each arguments)
+        case .missing:
+            guard let parent else { throw DIError.dependencyNotFound(T.self, name: key.name) }
+            return try await parent.resolveAsyncWithArguments(
+                key: key, as: T.self, requester: requester ?? self, repeat each arguments)
         }
         // A synchronous registration: the synchronous path, on the caller's actor.
         guard record.isAsyncFactory else {
             noteAsyncEdge(to: key, type: T.self)
-            return try resolveWithArguments(key: key, as: T.self, requester: requester, repeat each arguments)
-        }
-        guard record.accepts(repeat (each A).self) else {
-            throw mismatch(record, key: key, type: T.self, passing: repeat (each A).self)
+            let factory = unsafeDowncast(record.call, to: ArgumentFactory<T, repeat each A>.self)
+            if record.lifetimeTag == .transient {
+                return try runFactory({ try factory.call(repeat each arguments) }, key: key, type: T.self)
+            }
+            return try resolveShared(record, lock: lock, key: key, requester: requester, factory, repeat each arguments)
         }
         let factory = unsafeDowncast(record.call, to: AsyncArgumentFactory<T, repeat each A>.self)
         let make = {
@@ -335,7 +404,7 @@ extension Container {
         }
         // A transient's record is made per resolution: it only carries the arguments to the factory.
         let instance =
-            record.lifetime == .transient
+            record.lifetimeTag == .transient
             ? make()
             : record.instanceRecord(
                 for: try argumentValues(record, key: key, type: T.self, repeat each arguments), lock: lock, make: make)
@@ -345,17 +414,19 @@ extension Container {
             async, key: key, lock: lock, requester: requester, cellSlot: UInt(bitPattern: ObjectIdentifier(async)))
     }
 
+    /// The failure of a resolution passing arguments to a registration made without them.
+    @usableFromInline @inline(never)
+    static func argumentsNotTaken<each A>(_ type: Any.Type, name: String?, passing _: repeat (each A).Type) -> DIError {
+        .argumentMismatch(type, name: name, expected: [], passed: typesOf(repeat (each A).self))
+    }
+
     /// The failure of a resolution whose arguments do not fit `record`.
-    private func mismatch<T, each A>(
-        _ record: ArgumentRecord, key: RegistryKey, type _: T.Type, passing _: repeat (each A).Type
+    @usableFromInline @inline(never)
+    static func argumentMismatch<each A>(
+        _ record: ArgumentRecord, type: Any.Type, name: String?, passing _: repeat (each A).Type
     ) -> DIError {
-        // The right arguments, for an async factory resolved synchronously.
-        if record.call is AsyncArgumentFactory<T, repeat each A> {
-            return .asyncResolutionRequired(T.self, name: key.name)
-        }
-        return .argumentMismatch(
-            T.self, name: key.name, expected: record.expectedArguments,
-            passed: typesOf(repeat (each A).self))
+        .argumentMismatch(
+            type, name: name, expected: record.expectedArguments, passed: typesOf(repeat (each A).self))
     }
 
     /// The cache key of a shared lifetime's resolution (computed with no lock held: `==` and

@@ -58,9 +58,9 @@ public final class Container: @unchecked Sendable {
     /// `flags.factoryHooks`, read by every transient factory run.
     @usableFromInline let factoryHooksFlag: UnsafeAtomic<Bool> = runtimeFlags.factoryHooks
     /// The decorators added to this container's types (``decorate(_:name:file:line:_:)``), in
-    /// order; `nil` while there is none. Replaced whole on every change, so a factory run reads it
-    /// with one atomic load and no lock.
-    let decoratorSnapshot = ManagedAtomic<DecoratorSnapshot?>(nil)
+    /// order. Replaced whole on every change, so a factory run reads them with one atomic load of
+    /// a plain pointer, no lock and no retain.
+    @usableFromInline let decorators = DecoratorStore()
     /// `flags.asyncFactoriesRunning`, kept here for the same reason.
     @usableFromInline let asyncFactoriesRunning: UnsafeAtomic<Int> = runtimeFlags.asyncFactoriesRunning
 

@@ -8,16 +8,19 @@
 /// ``instances``: a plain record of that lifetime whose factory captured the arguments. That
 /// record is then resolved through the one shared-instance protocol, so per-argument singletons,
 /// weak and scoped instances are built once, waited for and cycle-checked as any other.
+@usableFromInline
 final class ArgumentRecord: RegistrationRecord, @unchecked Sendable {
     /// The lifetime the registration asked for (applied per argument value).
-    let lifetime: Scope
+    @usableFromInline let lifetime: Scope
+    /// `lifetime`'s kind, read by the inlined resolution path (one byte, no string compare).
+    @usableFromInline let lifetimeTag: ScopeTag
     /// What the factory takes, in order.
-    let expectedArguments: [Any.Type]
+    @usableFromInline let expectedArguments: [Any.Type]
     /// An ``ArgumentFactory`` or ``AsyncArgumentFactory`` typed by the registration's result and
-    /// argument types; a resolution casts it to the types it was given.
-    let call: AnyObject
+    /// argument types; a resolution whose argument types ``accepts(_:)`` downcasts it unchecked.
+    @usableFromInline let call: AnyObject
     /// Whether only `resolveAsync` can build it.
-    let isAsyncFactory: Bool
+    @usableFromInline let isAsyncFactory: Bool
     /// One record per argument value already resolved (shared lifetimes only), in buckets by the
     /// arguments' hash and told apart by equality. Guarded by the slot lock; `version` counts its
     /// changes.
@@ -30,6 +33,7 @@ final class ArgumentRecord: RegistrationRecord, @unchecked Sendable {
         call: AnyObject, isAsyncFactory: Bool
     ) {
         self.lifetime = lifetime
+        self.lifetimeTag = lifetime.tag
         self.expectedArguments = argumentTypes
         self.call = call
         self.isAsyncFactory = isAsyncFactory
@@ -43,7 +47,9 @@ final class ArgumentRecord: RegistrationRecord, @unchecked Sendable {
 
     override var scope: Scope { lifetime }
 
-    /// Whether the factory takes exactly `types`, in order.
+    /// Whether the factory takes exactly `types`, in order: one pointer comparison per argument
+    /// (in a caller specialized for its argument types, each `type` is a constant).
+    @inlinable
     func accepts<each A>(_ types: repeat (each A).Type) -> Bool {
         var index = 0
         for type in repeat each types {
@@ -122,14 +128,18 @@ extension RegistrationRecord {
     package var argumentTypes: [Any.Type] { (self as? ArgumentRecord)?.expectedArguments ?? [] }
 }
 
-/// A factory taking `Arguments`, typed: a resolution casts the record's ``ArgumentRecord/call``
-/// to the instantiation for the types it passes, so a mismatch is a failed cast, never a wrong call.
+/// A factory taking `Arguments`, typed: a resolution downcasts the record's
+/// ``ArgumentRecord/call`` to the instantiation for the types it passes only after
+/// ``ArgumentRecord/accepts(_:)`` said they are the registration's, so a mismatch is an error,
+/// never a wrong call.
+@usableFromInline
 final class ArgumentFactory<T, each Argument>: Sendable {
-    let call: @Sendable (repeat each Argument) throws -> T
+    @usableFromInline let call: @Sendable (repeat each Argument) throws -> T
     init(_ call: @escaping @Sendable (repeat each Argument) throws -> T) { self.call = call }
 }
 
 /// The async counterpart of ``ArgumentFactory``.
+@usableFromInline
 final class AsyncArgumentFactory<T, each Argument>: Sendable {
     let call: @Sendable (repeat each Argument) async throws -> T
     init(_ call: @escaping @Sendable (repeat each Argument) async throws -> T) { self.call = call }

@@ -136,6 +136,59 @@ struct DecoratorTests {
         #expect(container.resolve(DecoOrderService.self)?.place() == ["logging", "real"])
     }
 
+    @Test func aThrowingDecoratorOfATransientIsTheFactorysFailure() {
+        // A transient's decorators run on the specialized path (`runFactory`), not the shared one.
+        let container = Container()
+        container.register(DecoOrderService.self) { DecoRealOrderService() }
+        container.decorate(DecoOrderService.self) { _ in throw TestFailure(reason: "no logger") }
+        do {
+            _ = try container.resolveOrThrow(DecoOrderService.self)
+            Issue.record("a throwing decorator let the resolution through")
+        } catch let error as DIError {
+            guard case .factoryFailed(let type, _, let underlying) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(ObjectIdentifier(type) == ObjectIdentifier((any DecoOrderService).self))
+            #expect(underlying is TestFailure)
+        } catch { Issue.record("unexpected \(error)") }
+    }
+
+    @Test func resolutionsWhileDecoratorsChangeSeeOnePublishedList() async {
+        // Readers load the published list without retaining it (it lives as long as the container):
+        // decorators added and removed while other threads resolve never tear a list or free one
+        // in use. (Also run under ThreadSanitizer.)
+        let container = Container()
+        container.register(DecoOrderService.self) { DecoRealOrderService() }
+        container.decorate(DecoOrderService.self) { DecoLoggingOrderService(decorated: $0, label: "kept") }
+        let results = await withTaskGroup(of: [[String]].self) { group in
+            group.addTask {
+                for round in 0..<200 {
+                    let handle = container.decorate(DecoOrderService.self) {
+                        DecoLoggingOrderService(decorated: $0, label: "round \(round)")
+                    }
+                    handle.remove()
+                }
+                return []
+            }
+            for _ in 0..<3 {
+                group.addTask {
+                    (0..<500).map { _ in container.resolve(DecoOrderService.self)?.place() ?? [] }
+                }
+            }
+            var all: [[String]] = []
+            for await part in group { all += part }
+            return all
+        }
+        #expect(results.count == 1500)
+        for places in results {
+            // The first decorator always; at most one round's on top of it.
+            #expect(places.suffix(2) == ["kept", "real"])
+            #expect(places.count == 2 || (places.count == 3 && places[0].hasPrefix("round ")))
+        }
+        #expect(container.resolve(DecoOrderService.self)?.place() == ["kept", "real"])
+    }
+
     @Test func whatADecoratorResolvesIsValidated() {
         let container = Container()
         container.register(DecoOrderService.self) { DecoRealOrderService() }
