@@ -151,7 +151,7 @@ final class UserServiceImpl: UserService {
 final class SessionDatabase: Sendable {
     init(store: any UserStore) async throws {}
 }
-final class ProfileScreen: Sendable {
+final class AccountScreen: Sendable {
     init(users: any UserService, api: any APIClient) {}
 }
 // snippet.show
@@ -176,7 +176,7 @@ print(app.dependencyGraph())
 // └── UserStore (transient)
 //     └── APIClient (singleton)
 
-app.register(ProfileScreen.self, initializer: ProfileScreen.init(users:api:))
+app.register(AccountScreen.self, initializer: AccountScreen.init(users:api:))
 let checked = app.validate()
 print(checked.missingDependencies.isEmpty) // true
 // snippet.end
