@@ -175,3 +175,56 @@ print(next.profile.session === home.profile.session) // false: the next resoluti
 // snippet.hide
 _ = (model, report, avatar, plugins, orders, userModel, page, cached)
 // snippet.show
+
+// snippet.hide
+protocol APIClient: Sendable {}
+final class URLSessionAPIClient: APIClient { init() {} }
+protocol UserStore: Sendable {}
+final class DiskUserStore: UserStore { init(api: any APIClient) {} }
+protocol UserService: Sendable {}
+final class UserServiceImpl: UserService {
+    init(api: any APIClient, store: any UserStore) {}
+    init(api: any APIClient) {}
+}
+final class SessionDatabase: Sendable {
+    init(store: any UserStore) async throws {}
+}
+final class AccountScreen: Sendable {
+    init(users: any UserService, api: any APIClient) {}
+}
+// snippet.show
+
+// snippet.autowire
+let app = WeaveDI.Container()
+app.register(APIClient.self, scope: .singleton, initializer: URLSessionAPIClient.init)
+app.register(UserStore.self, initializer: DiskUserStore.init)
+// A type with several initializers: name the one to use.
+app.register(UserService.self, initializer: UserServiceImpl.init(api:store:))
+
+// Resolves as `UserServiceImpl(api: resolve(), store: resolve())` would.
+let users = try app.resolveOrThrow(UserService.self)
+// snippet.end
+
+// snippet.autowireInspect
+// Known from the registration alone: nothing is built to learn them.
+print(app.declaredDependencies(of: UserService.self)!) // APIClient, UserStore (module-qualified)
+print(app.dependencyGraph())
+// UserService (transient)
+// ├── APIClient (singleton)
+// └── UserStore (transient)
+//     └── APIClient (singleton)
+
+app.register(AccountScreen.self, initializer: AccountScreen.init(users:api:))
+let checked = app.validate()
+print(checked.missingDependencies.isEmpty) // true
+// snippet.end
+
+// snippet.autowireAsync
+// An async initializer; its parameters may be async registrations too.
+app.registerAsync(SessionDatabase.self, scope: .singleton, initializer: SessionDatabase.init(store:))
+let database = try await app.resolveAsync(SessionDatabase.self)
+// snippet.end
+
+// snippet.hide
+_ = (users, database)
+// snippet.show

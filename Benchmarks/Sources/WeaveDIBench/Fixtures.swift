@@ -36,6 +36,16 @@ final class LoggedLeaf: LeafService {
     init(_ inner: any LeafService) { self.inner = inner }
 }
 
+/// Built from two resolved parameters (the autowiring rows): a singleton and a transient.
+final class WiredService: Sendable {
+    let logger: any Logging
+    let leaf: Leaf
+    init(logger: any Logging, leaf: Leaf) {
+        self.logger = logger
+        self.leaf = leaf
+    }
+}
+
 /// One of the contributions of the `resolve-all-10` row.
 protocol BenchPlugin: Sendable {}
 extension Leaf: BenchPlugin {}

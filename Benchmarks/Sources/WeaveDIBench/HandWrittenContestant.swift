@@ -54,6 +54,13 @@ enum HandWrittenContestant {
                     for _ in 0..<n { blackHole(factories.map { $0() }.count) }
                 })
         }
+        for row in [CaseID.autowired, .autowiredByClosure] where settings.wants(row) {
+            results.record(
+                row, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(WiredService(logger: HandWritten.logger, leaf: Leaf())) }
+                })
+        }
         if settings.wants(.decorated) {
             results.record(
                 .decorated, name,

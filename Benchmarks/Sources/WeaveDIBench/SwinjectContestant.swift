@@ -48,6 +48,23 @@ enum SwinjectContestant {
                 })
         }
 
+        // What SwinjectAutoregistration's `autoregister` expands to: a factory resolving each parameter.
+        if settings.wants(.autowired) || settings.wants(.autowiredByClosure) {
+            let wired = Container()
+            wired.register((any Logging).self) { _ in ConsoleLogger() }.inObjectScope(.container)
+            wired.register(Leaf.self) { _ in Leaf() }.inObjectScope(.transient)
+            wired.register(WiredService.self) { r in
+                WiredService(logger: r.resolve((any Logging).self)!, leaf: r.resolve(Leaf.self)!)
+            }.inObjectScope(.transient)
+            for row in [CaseID.autowired, .autowiredByClosure] where settings.wants(row) {
+                results.record(
+                    row, name,
+                    timed { n in
+                        for _ in 0..<n { blackHole(wired.resolve(WiredService.self)) }
+                    })
+            }
+        }
+
         let transient = Container()
         transient.register(Leaf.self) { _ in Leaf() }.inObjectScope(.transient)
         transient.register(Middle.self) { r in Middle(leaf: r.resolve(Leaf.self)!) }.inObjectScope(.transient)

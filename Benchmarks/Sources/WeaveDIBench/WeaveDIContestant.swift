@@ -89,6 +89,32 @@ enum WeaveDIContestant {
                     for _ in 0..<n { blackHole(peers.resolveAll((any BenchPlugin).self).count) }
                 })
         }
+        // Autowired by initializer, and the same with a hand-written closure: each in its container.
+        if settings.wants(.autowired) {
+            let wired = Container()
+            wired.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
+            wired.register(Leaf.self) { Leaf() }
+            wired.register(WiredService.self, initializer: WiredService.init(logger:leaf:))
+            results.record(
+                .autowired, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(wired.resolve(WiredService.self)) }
+                })
+        }
+        if settings.wants(.autowiredByClosure) {
+            let wired = Container()
+            wired.register((any Logging).self, scope: .singleton) { ConsoleLogger() }
+            wired.register(Leaf.self) { Leaf() }
+            wired.register(WiredService.self) {
+                WiredService(
+                    logger: try wired.resolveOrThrow((any Logging).self), leaf: try wired.resolveOrThrow(Leaf.self))
+            }
+            results.record(
+                .autowiredByClosure, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(wired.resolve(WiredService.self)) }
+                })
+        }
         // Only when asked for: a decorator sends every factory run in the process through the
         // path that looks decorators up (see the Performance article).
         if settings.wants(.decorated) {

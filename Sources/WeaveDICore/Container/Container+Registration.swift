@@ -282,8 +282,13 @@ extension Container {
         public let scope: Scope
         /// Where it was registered.
         public let site: RegistrationSite
-        /// The types its module declared it depends on.
+        /// The types it declared it depends on: what its module listed in `dependencies:`, or the
+        /// initializer's parameter types of an autowired registration (see ``isAutowired``).
         public let declaredDependencies: [Any.Type]
+        /// Whether WeaveDI resolves the factory's inputs itself (an autowired registration,
+        /// `register(_:name:scope:file:line:initializer:)`): ``declaredDependencies`` are then
+        /// exactly the types its factory resolves.
+        public let isAutowired: Bool
 
         init(record: RegistrationRecord) {
             type = record.type
@@ -291,6 +296,7 @@ extension Container {
             scope = record.scope
             site = record.site
             declaredDependencies = record.declaredDependencies
+            isAutowired = record.isAutowired
         }
 
         /// The type (and name) as messages spell it.

@@ -6,7 +6,7 @@ extension Container {
     /// What a miss of `type` (under `name`) resembles, here and in parents: first the other
     /// registrations of `type` itself (its named ones when asked without a name, the unnamed one
     /// or other names when asked with one), then registered types whose names resemble `type`'s.
-    func similarRegistrations(to type: Any.Type, name: String?) -> [String] {
+    package func similarRegistrations(to type: Any.Type, name: String?) -> [String] {
         let wanted = TypeNames.short(type).lowercased()
         let wantedID = RegistryKey(anyType: type).id
         var sameType = Set<String>()

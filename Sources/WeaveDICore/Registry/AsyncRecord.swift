@@ -45,7 +45,8 @@ final class AsyncRecord: RegistrationRecord, ScopedRegistration, @unchecked Send
     override func freshCopy() -> RegistrationRecord {
         AsyncRecord(
             lifetime: lifetime, name: name, site: site, declaredDependencies: declaredDependencies,
-            type: type, asyncFactory: asyncFactory)
+            type: type, asyncFactory: asyncFactory
+        ).markedAutowired(isAutowired)
     }
 
     /// The built singleton as an `AsyncDisposable`, if it conforms and was not disposed yet;

@@ -19,10 +19,15 @@ package class RegistrationRecord: @unchecked Sendable {
     /// Whether a singleton's instance is built (guarded by the slot lock; unused by other
     /// lifetimes). Kept here, beside the tag, because resolving a singleton reads both.
     @exclusivity(unchecked) @usableFromInline final var hasInstance = false
+    /// Whether WeaveDI resolves the factory's inputs itself (`register(_:initializer:)`): the
+    /// ``declaredDependencies`` are then exactly what the factory resolves. Set before the record
+    /// is published, never after.
+    package private(set) final var isAutowired = false
     private let siteLine: Int32
     @usableFromInline package let name: String?
     private let siteFileID: String
-    /// Types the registration declared it depends on (modules do); validation checks them.
+    /// Types the registration declared it depends on (modules do; an autowired registration's are
+    /// its initializer's parameter types, each resolved unnamed); validation checks them.
     package let declaredDependencies: [Any.Type]
     /// The registered type: what the factory returns.
     package let type: Any.Type
@@ -75,7 +80,15 @@ package class RegistrationRecord: @unchecked Sendable {
     func freshCopy() -> RegistrationRecord {
         makeRecord(
             scope: scope, name: name, site: site, declaredDependencies: declaredDependencies,
-            type: type, factory: factory)
+            type: type, factory: factory
+        ).markedAutowired(isAutowired)
+    }
+
+    /// Marks the record autowired when `autowired` (before it is published); returns it.
+    @discardableResult
+    final func markedAutowired(_ autowired: Bool = true) -> RegistrationRecord {
+        if autowired { isAutowired = true }
+        return self
     }
 }
 

@@ -43,6 +43,10 @@ final class AsyncFrame: @unchecked Sendable {
     var parent: AsyncFrame? { ownParent ?? otherParent }
     private let ownParent: AsyncFrame?
     private weak var otherParent: AsyncFrame?
+    /// The child container the resolution was asked of when this container's parent-side
+    /// registration serves it (`nil`: asked of the container that runs the factory). An autowired
+    /// factory resolves its parameters through it. Set before the factory runs.
+    weak var requester: Container?
     /// The address of the task that runs the factory (not retained; see above).
     let taskID: UInt
     /// The task's own frames on the path when this one was pushed, this one included.

@@ -62,6 +62,12 @@ extension Container {
         guard record.isAsync else {
             lock.unlock()
             noteAsyncEdge(to: key, type: T.self)
+            guard let requester else {
+                return try resolve(record: record, key: key, lock: lock, type: T.self, requester: nil)
+            }
+            // Asked of a child: an autowired factory here resolves its parameters through it.
+            let delegation = ThreadStack.current.delegate(to: requester)
+            defer { delegation.end() }
             return try resolve(record: record, key: key, lock: lock, type: T.self, requester: requester)
         }
         // The tag says the record is an `AsyncRecord`.
@@ -83,10 +89,10 @@ extension Container {
         switch record.lifetime.tag {
         case .singleton:
             let cell = record.singletonCell!
-            return try await resolveSharedAsync(record, key: key) { (cell, lock) }
+            return try await resolveSharedAsync(record, key: key, requester: requester) { (cell, lock) }
         case .weak:
             let cell = record.weakCell!
-            return try await resolveSharedAsync(record, key: key) { (cell, lock) }
+            return try await resolveSharedAsync(record, key: key, requester: requester) { (cell, lock) }
         case .custom:
             return try await resolveScopedAsync(
                 record, key: key, slotLock: lock, requester: requester ?? self, cellSlot: cellSlot)
@@ -97,6 +103,7 @@ extension Container {
             let frame = AsyncFrame(
                 frame: ResolutionFrame(key: key, type: T.self, container: identity), record: record,
                 parent: AsyncResolutionPath.openTop, taskID: taskID)
+            frame.requester = requester
             var elapsed: Double?
             let value: T = try await runAsyncFactory(record, key: key, frame: frame, elapsed: &elapsed)
             if let elapsed { await reportAsyncDuration(elapsed, key: key, type: T.self) }
@@ -118,7 +125,7 @@ extension Container {
     /// `adoptingGraph`: the graph (`Scope.graph`) this outermost resolution started; the frame
     /// its factory runs in holds it, so the factories it runs share it.
     func resolveSharedAsync<T, Cell: InstanceStorage>(
-        _ record: AsyncRecord, key: RegistryKey, adoptingGraph: ScopeInstance? = nil,
+        _ record: AsyncRecord, key: RegistryKey, adoptingGraph: ScopeInstance? = nil, requester: Container? = nil,
         cell: () throws(DIError) -> (Cell, WordLock)
     ) async throws -> T {
         let taskID = AsyncResolutionPath.currentTaskID()
@@ -139,6 +146,7 @@ extension Container {
                         frame: ResolutionFrame(key: key, type: T.self, container: identity), record: record,
                         parent: top, taskID: taskID)
                     if let adoptingGraph { _ = building.sharedGraph(adopting: adoptingGraph) }
+                    building.requester = requester
                     frame = building
                     return BuildTicket(job: .registration(record), taskNode: node, frame: building)
                 })
@@ -190,7 +198,8 @@ extension Container {
         }
         var instance = try scopeInstance(for: record, requester: requester, previous: nil)
         defer { withExtendedLifetime(instance) {} }
-        return try await resolveSharedAsync(record, key: key) { () throws(DIError) -> (InstanceCell, WordLock) in
+        return try await resolveSharedAsync(record, key: key, requester: requester) {
+            () throws(DIError) -> (InstanceCell, WordLock) in
             var released: InstanceCell?
             while true {
                 instance.lock.lock()

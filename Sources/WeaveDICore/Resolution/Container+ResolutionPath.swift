@@ -435,6 +435,9 @@ extension Container {
     func resolveMissing<T>(_ type: T.Type, key: RegistryKey, requester: Container?) throws(DIError) -> T {
         if let parent {
             let requester = requester ?? self
+            // An autowired factory of the parent resolves its parameters through `requester`.
+            let delegation = ThreadStack.current.delegate(to: requester)
+            defer { delegation.end() }
             if key.name == nil {
                 return try parent.resolveSlot(
                     key: RegistryKey(rawID: key.id, name: nil), name: nil, requester: requester)
@@ -452,7 +455,12 @@ extension Container {
             let record = slot.lock.withLock { slot.findCountingResolution(named: name)?.takeUnretainedValue() }
             if let record { return try record.resolveErased(in: self, key: key, slot: slot, requester: requester) }
         }
-        if let parent { return try parent.resolveErased(type, name: name, requester: requester ?? self) }
+        if let parent {
+            let requester = requester ?? self
+            let delegation = ThreadStack.current.delegate(to: requester)
+            defer { delegation.end() }
+            return try parent.resolveErased(type, name: name, requester: requester)
+        }
         throw DIError.dependencyNotFound(type, name: name)
     }
 }

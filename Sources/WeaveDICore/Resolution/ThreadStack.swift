@@ -53,6 +53,12 @@ struct ThreadStack {
         /// The frame address of the latest nested resolution made at depth 1: the deeper ones of
         /// the same chain measure from it how much stack a level takes.
         var nestedBase: UInt
+        /// The child container a resolution now delegated to a parent was asked of (unretained:
+        /// it is alive while its own resolution runs), and the depth the delegation was made at:
+        /// the factory whose frame sits right above that depth was asked for through it (see
+        /// `Container.autowiringTarget()`). Written only when a child delegates to a parent.
+        @usableFromInline var requester: Unmanaged<Container>?
+        @usableFromInline var requesterDepth: Int
 
         @usableFromInline static var edgeCacheSize: Int { 16 }
 
@@ -70,6 +76,8 @@ struct ThreadStack {
             edgeVictim = 0
             (stackLow, stackHigh) = StackGuard.currentThreadBounds()
             nestedBase = 0
+            requester = nil
+            requesterDepth = -1
         }
 
         func deallocateBuffers() {

@@ -4,8 +4,9 @@ import WeaveDICore
 ///
 /// Nodes are registrations (type, name, scope, site) plus types something needs that are not
 /// registered. Edges come from two sources: what factories were seen resolving while they ran
-/// (``Edge/isResolved``; a registration never resolved yet has none) and what modules declared in
-/// `dependencies:` (``Edge/isDeclared``). ``Container/dependencyGraph()`` gives the graph as it
+/// (``Edge/isResolved``; a registration never resolved yet has none) and what registrations
+/// declared (``Edge/isDeclared``): a module's `dependencies:`, an autowired registration's
+/// initializer parameters. ``Container/dependencyGraph()`` gives the graph as it
 /// has been observed so far; ``ValidationReport/graph`` gives the whole graph, every registration
 /// resolved once in a sandbox.
 ///
@@ -184,7 +185,8 @@ extension DependencyGraph {
         public let to: String
         /// Whether `from`'s factory was seen resolving `to` (or asking for it while it was missing).
         public let isResolved: Bool
-        /// Whether `from`'s module declared `to` in its `dependencies:`.
+        /// Whether `from` declared `to`: its module listed it in `dependencies:`, or `to` is a
+        /// parameter of `from`'s autowired initializer. Known without running `from`'s factory.
         public let isDeclared: Bool
 
         /// An edge from the node `from` to the node `to` (``Node/id``s).

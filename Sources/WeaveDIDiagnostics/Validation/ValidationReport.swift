@@ -84,28 +84,40 @@ extension ValidationReport {
         public let missingType: Any.Type
         /// Whether the dependent's factory asked for it while being resolved.
         public let wasRequested: Bool
-        /// Whether the dependent's module declared it in `dependencies:`.
+        /// Whether the dependent declared it: in its module's `dependencies:`, or as a parameter of
+        /// its autowired initializer (known without building it).
         public let isDeclared: Bool
         /// The container it was asked of and is not registered in, when that is not the
         /// validated container (`"Container.shared (the process-wide container)"`, `"its parent"`).
         public internal(set) var askedOf: String? = nil
+        /// What is registered that looks like the missing type: its registrations under other
+        /// names first, then types whose names resemble it (as
+        /// ``DIError/dependencyNotFound(_:name:similar:)`` suggests them).
+        public internal(set) var similar: [String] = []
+        /// Whether the dependent is autowired and the missing type is a parameter of its initializer.
+        var isAutowiredParameter = false
 
         /// "`MyApp.UserService` (registered at App/Setup.swift:12) needs `MyApp.Logger`, which is not
         /// registered", with how that was found.
         public var description: String {
             var found: [String] = []
             if wasRequested { found.append("asked for while resolving") }
-            if isDeclared { found.append("declared in its module's dependencies") }
+            if isDeclared {
+                found.append(
+                    isAutowiredParameter
+                        ? "a parameter of its autowired initializer" : "declared in its module's dependencies")
+            }
+            let lookAlikes = similar.isEmpty ? "" : " Registered look-alikes: \(similar.joined(separator: ", "))."
             guard let dependent else {
                 return "\(missing) is not registered. Register it (or a module for it)."
             }
             let site = dependentSite.map { " (registered at \($0))" } ?? ""
             if let askedOf {
                 return
-                    "\(dependent)\(site) needs \(missing), which is not registered in \(askedOf), where its factory asks for it (\(found.joined(separator: ", "))). Register it there, or resolve it from the container that has it."
+                    "\(dependent)\(site) needs \(missing), which is not registered in \(askedOf), where its factory asks for it (\(found.joined(separator: ", "))). Register it there, or resolve it from the container that has it.\(lookAlikes)"
             }
             return
-                "\(dependent)\(site) needs \(missing), which is not registered (\(found.joined(separator: ", "))). Register it, or remove the dependency."
+                "\(dependent)\(site) needs \(missing), which is not registered (\(found.joined(separator: ", "))). Register it, or remove the dependency.\(lookAlikes)"
         }
     }
 

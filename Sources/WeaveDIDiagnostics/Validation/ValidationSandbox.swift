@@ -138,8 +138,11 @@ extension ValidationSandbox {
     /// Registrations with an async factory are not built (this cannot await); the report lists
     /// them in ``ValidationReport/unbuiltAsyncRegistrations``.
     func validateAll() -> ValidationReport {
-        // A factory taking arguments cannot be built without them: it is listed, not built.
-        let roots = registrations.filter { !$0.record.isAsync && $0.record.argumentTypes.isEmpty }
+        // A factory taking arguments cannot be built without them: it is listed, not built. An
+        // autowired one missing a parameter is reported from its record, not built.
+        let roots = registrations.filter {
+            !$0.record.isAsync && $0.record.argumentTypes.isEmpty && !lacksAutowiredParameter($0)
+        }
         for root in roots {
             if let failure = resolve(root), !failure.collected {
                 // The root's own factory failed (nothing nested reported it).
@@ -156,7 +159,7 @@ extension ValidationSandbox {
     /// Resolves every registration once, async factories included (awaited), and reports
     /// everything that went wrong.
     func validateAllAsync() async -> ValidationReport {
-        let roots = registrations.filter { $0.record.argumentTypes.isEmpty }
+        let roots = registrations.filter { $0.record.argumentTypes.isEmpty && !lacksAutowiredParameter($0) }
         for root in roots {
             if let failure = await resolveAsync(root), !failure.collected {
                 collector.collect(failure.error, dependent: nil)
@@ -166,6 +169,15 @@ extension ValidationSandbox {
         report.unbuiltArgumentRegistrations = registrations.filter { !$0.record.argumentTypes.isEmpty }
             .map(\.record.displayName).sorted()
         return report
+    }
+
+    /// Whether `registration` is autowired and a parameter type of its initializer is not
+    /// registered: its factory would fail, so it is not built (the report names the parameter).
+    func lacksAutowiredParameter(_ registration: ChainedRegistration) -> Bool {
+        registration.record.isAutowired
+            && registration.record.declaredDependencies.contains {
+                !container.isRegistered(key: RegistryKey(anyType: $0))
+            }
     }
 
     /// Turns what the collector heard, the declared dependencies and the recorded edges into
@@ -183,7 +195,7 @@ extension ValidationSandbox {
         var missingIndex: [String: Int] = [:]
         func addMissing(
             dependent: String?, site: RegistrationSite?, type: Any.Type, name: String?, requested: Bool, declared: Bool,
-            askedOf: String? = nil
+            askedOf: String? = nil, similar: [String], autowired: Bool = false
         ) {
             let missingName = ResolutionFrame.displayName(type, name)
             let id = "\(dependent ?? "")\u{0}\(missingName)\u{0}\(askedOf ?? "")"
@@ -193,12 +205,17 @@ extension ValidationSandbox {
                     dependent: old.dependent, dependentSite: old.dependentSite, missing: old.missing,
                     missingType: old.missingType, wasRequested: old.wasRequested || requested,
                     isDeclared: old.isDeclared || declared)
+                missing[index].askedOf = old.askedOf
+                missing[index].similar = old.similar.isEmpty ? similar : old.similar
+                missing[index].isAutowiredParameter = old.isAutowiredParameter || autowired
             } else {
                 missingIndex[id] = missing.count
                 var entry = ValidationReport.MissingDependency(
                     dependent: dependent, dependentSite: site, missing: missingName, missingType: type,
                     wasRequested: requested, isDeclared: declared)
                 entry.askedOf = askedOf
+                entry.similar = similar
+                entry.isAutowiredParameter = autowired
                 missing.append(entry)
             }
         }
@@ -209,13 +226,14 @@ extension ValidationSandbox {
         var other: [DIError] = []
         for failure in collector.all {
             switch failure.error {
-            case .dependencyNotFound(let type, let name, _):
+            case .dependencyNotFound(let type, let name, let similar):
                 // Missing where it was asked: say so when that is not the validated container.
                 let askedOf = failure.sandbox.flatMap { $0 == container.identity ? nil : names[$0] }
                 addMissing(
                     dependent: failure.dependent?.displayName,
                     site: failure.dependent.flatMap { byKey[$0.key]?.record.site },
-                    type: type, name: name, requested: true, declared: false, askedOf: askedOf)
+                    type: type, name: name, requested: true, declared: false, askedOf: askedOf,
+                    similar: similar.names)
             case .circularDependency(let path):
                 let cycle = ValidationReport.Cycle(path: path) { siteByName[$0] }
                 if !cycles.contains(cycle) { cycles.append(cycle) }
@@ -237,7 +255,9 @@ extension ValidationSandbox {
             where !container.isRegistered(key: RegistryKey(anyType: dependency)) {
                 addMissing(
                     dependent: registration.record.displayName, site: registration.record.site,
-                    type: dependency, name: nil, requested: false, declared: true)
+                    type: dependency, name: nil, requested: false, declared: true,
+                    similar: container.similarRegistrations(to: dependency, name: nil),
+                    autowired: registration.record.isAutowired)
             }
         }
 
