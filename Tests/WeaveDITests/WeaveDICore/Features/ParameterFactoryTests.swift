@@ -30,6 +30,7 @@ extension Container {
 }
 
 /// `ParameterFactory<P, T>` keys and the `@Injected(key, parameter)` wrapper.
+@Suite(.capturesLog)
 struct ParameterFactoryTests {
     @Test func theKeyCallsItsDefaultWithTheParameterFromTheSharedContainer() {
         let container = Container()
@@ -235,6 +236,7 @@ struct ParameterFactoryTests {
             return type == Greeting.self
         }
         #expect(defaults.value == 0)
+        #expect(!capturedProblems(mentioning: "Greeting").isEmpty)
         // Without the override, the default is what the key gives.
         key.reset(in: child)
         #expect(key.resolve("1", in: child).label == "default")
