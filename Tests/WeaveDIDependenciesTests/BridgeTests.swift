@@ -222,6 +222,46 @@
         }
     }
 
+    @Suite("Dependencies bridge: a registration with an async factory", .capturesLog)
+    struct BridgeAsyncFactoryTests {
+        @Test("cannot be read, even built; the instance it built, registered, can")
+        func asyncFactoryIsAnError() async throws {
+            let container = Container()
+            container.registerAsync((any Greeter).self, scope: .singleton) { LiveGreeter(id: 3) as any Greeter }
+            let built = try await container.resolveAsync((any Greeter).self)
+            let failure = Container.withShared(container) { Result { try GreeterKey.resolveLive() } }
+            guard case .failure(DIError.asyncResolutionRequired(let type, _)) = failure else {
+                Issue.record("expected asyncResolutionRequired, got \(failure)")
+                return
+            }
+            #expect(ObjectIdentifier(type) == ObjectIdentifier((any Greeter).self))
+            #expect(!capturedProblems(mentioning: "registered with an async factory").isEmpty)
+            // What the article and the trap advise: build it in bootstrap, register the instance.
+            let bootstrapped = Container()
+            bootstrapped.register((any Greeter).self, instance: built)
+            live(bootstrapped) {
+                #expect(Reader().dependencyGreeter.id == 3)
+                #expect(Reader().injectedGreeter.id == 3)
+            }
+        }
+
+        @Test("a read stops with advice a wrapper's user can follow, not 'resolve it with resolveAsync'")
+        func asyncFactoryTrapAdvice() async {
+            let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                Container.shared.registerAsync((any Greeter).self) { LiveGreeter(id: 3) as any Greeter }
+                _ = withDependencies {
+                    $0.context = .live
+                } operation: {
+                    Reader().injectedGreeter
+                }
+            }
+            let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(stderr.contains("The bridged dependency WeaveDIDependenciesTests.GreeterKey could not provide"))
+            #expect(stderr.contains("A bridged read is synchronous, so it cannot run an async factory"))
+            #expect(stderr.contains("register it with `register(_:instance:)`"))
+        }
+    }
+
     protocol Greeters: Sendable {}
     struct GreetersImpl: Greeters {}
 

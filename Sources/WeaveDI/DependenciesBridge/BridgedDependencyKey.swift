@@ -87,7 +87,9 @@
         /// The live value: the registration of `Value` (under the bridge's name) in
         /// `Container.shared`, or the bridge's fallback when there is none. Throws the container's
         /// ``DIError`` (also reported to `UnifiedDI.onResolutionError`) when there is no
-        /// registration and no fallback, or when the registration cannot be built.
+        /// registration and no fallback, or when the registration cannot be built — including a
+        /// registration with an async factory (``DIError/asyncResolutionRequired(_:name:)``, even
+        /// for a singleton already built): a bridged read is synchronous.
         @inlinable
         public static func resolveLive() throws -> Value {
             let container = Container.shared
@@ -220,13 +222,24 @@
         /// Stops the program: a read with nothing to give (see ``BridgedDependencyKey``).
         @usableFromInline
         static func trap<Key: BridgedDependencyKey>(_: Key.Type, _ error: any Error) -> Never {
+            // A read cannot await: "resolve it with resolveAsync" does not help the wrapper's user.
+            let advice: String
+            if case DIError.asyncResolutionRequired = error {
+                advice =
+                    " A bridged read is synchronous, so it cannot run an async factory: build the value"
+                    + " in `WeaveDI.Container.bootstrap` and register it with `register(_:instance:)`"
+                    + " (or a synchronous factory), or override it with `withDependencies` /"
+                    + " `withInjectedValues`."
+            } else {
+                advice =
+                    " Register it (in `WeaveDI.Container.bootstrap`, or the `.container { ... }` test"
+                    + " trait), override it with `withDependencies` / `withInjectedValues`, or give its"
+                    + " `DependencyBridge` a `fallback`."
+            }
             let error = (error as? DIError).map(\.description) ?? "\(error)"
             fatalError(
                 "The bridged dependency \(TypeNames.qualified(Key.self)) could not provide"
-                    + " \(TypeNames.qualified(Key.Value.self)): \(error) Register it (in"
-                    + " `WeaveDI.Container.bootstrap`, or the `.container { ... }` test trait), override it"
-                    + " with `withDependencies` / `withInjectedValues`, or give its `DependencyBridge` a"
-                    + " `fallback`.")
+                    + " \(TypeNames.qualified(Key.Value.self)): \(error)" + advice)
         }
     }
 

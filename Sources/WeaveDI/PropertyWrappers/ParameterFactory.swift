@@ -105,13 +105,21 @@ public struct ParameterFactory<P: Sendable, T>: Sendable {
         try container.ensureAutoRegistered()
         // Most keys are never overridden: skip the look-up (and the miss it would throw) when no
         // container in the chain ever held a registration under the key.
-        if container.hasSlot(forKeyID: definition.overrideKey.id) {
+        var askedAgain = false
+        while container.hasSlot(forKeyID: definition.overrideKey.id) {
             do {
                 return try container.resolveWithArguments(
                     key: definition.overrideKey, as: T.self, requester: nil, parameter)
             } catch {
-                // Registered factories cannot throw: a miss here is the key's own.
-                guard case .dependencyNotFound = error else { throw error }
+                // Only the override's own absence falls back to the default. A registered factory
+                // cannot throw, but its decorators can: a miss inside them (what they resolve) is
+                // the override's failure, not a reason to build the default instead.
+                guard case .dependencyNotFound(let missing, _, _) = error else { throw error }
+                guard container.isRegistered(key: definition.overrideKey) else { break }
+                // Registered after this resolution missed it: ask once more. A miss of another
+                // type, or a second one, is the override's own.
+                guard missing == T.self, !askedAgain else { throw error }
+                askedAgain = true
             }
         }
         return try container.resolveParameterDefault(

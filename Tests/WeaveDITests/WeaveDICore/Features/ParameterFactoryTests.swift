@@ -30,6 +30,7 @@ extension Container {
 }
 
 /// `ParameterFactory<P, T>` keys and the `@Injected(key, parameter)` wrapper.
+@Suite(.capturesLog)
 struct ParameterFactoryTests {
     @Test func theKeyCallsItsDefaultWithTheParameterFromTheSharedContainer() {
         let container = Container()
@@ -211,6 +212,34 @@ struct ParameterFactoryTests {
         #expect(handle.remove())
         #expect(key.resolve("b", in: container).label == "registered")
         #expect(!handle.remove())
+    }
+
+    @Test func aMissInsideADecoratorOfTheOverrideFailsItAndNeverBuildsTheDefault() {
+        // The override is registered and decorated in a child; the default would be built in the
+        // root, where that decorator does not apply. A decorator's missing dependency used to be
+        // taken for the override's absence: the caller silently got the undecorated default.
+        let defaults = Counter()
+        let key = ParameterFactory<String, UserViewModel> { id in
+            defaults.increment()
+            return UserViewModel(id: id)
+        }
+        let child = Container(parent: Container())
+        key.register(in: child) { id in UserViewModel(id: id, label: "registered") }
+        key.decorate(in: child) { model in
+            _ = try child.resolveOrThrow(Greeting.self)
+            return model
+        }
+        #expect {
+            try key.resolveOrThrow("1", in: child)
+        } throws: { error in
+            guard case DIError.dependencyNotFound(let type, _, _) = error else { return false }
+            return type == Greeting.self
+        }
+        #expect(defaults.value == 0)
+        #expect(!capturedProblems(mentioning: "Greeting").isEmpty)
+        // Without the override, the default is what the key gives.
+        key.reset(in: child)
+        #expect(key.resolve("1", in: child).label == "default")
     }
 
     @Test func injectedWithAKeyAndAParameterResolvesOnEveryRead() {
