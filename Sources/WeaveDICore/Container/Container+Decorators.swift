@@ -190,8 +190,7 @@ extension Container {
             site: RegistrationSite(fileID: file, line: line), box: DecoratorBox(decorator))
         updateDecorators(of: key) { $0.append(entry) }
         // From now on every factory run takes the path that looks decorators up.
-        runtimeFlags.decoratorsAdded.store(true, ordering: .relaxed)
-        runtimeFlags.factoryHooks.store(true, ordering: .relaxed)
+        ObservationCenter.shared.noteDecoratorAdded()
         return DecoratorHandle(container: self, key: key, id: entry.id)
     }
 
@@ -258,6 +257,10 @@ public struct DecoratorHandle: Sendable {
 
     /// Removes the decorator: instances built afterwards are not passed through it (instances
     /// already built keep it). Returns whether it was still there.
+    ///
+    /// The container keeps each decorator table it published until the container itself is
+    /// released (a reader may still be walking an older one), so adding and removing decorators
+    /// in a loop on a long-lived container grows its memory: add them once, at setup.
     @discardableResult
     public func remove() -> Bool {
         var removed = false

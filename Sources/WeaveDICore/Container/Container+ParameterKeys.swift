@@ -48,8 +48,7 @@ extension Container {
         let entry = DecoratorEntry(
             id: decoratorIDs.wrappingIncrementThenLoad(ordering: .relaxed), site: site, box: DecoratorBox(decorator))
         for key in keys { updateDecorators(of: key) { $0.append(entry) } }
-        runtimeFlags.decoratorsAdded.store(true, ordering: .relaxed)
-        runtimeFlags.factoryHooks.store(true, ordering: .relaxed)
+        ObservationCenter.shared.noteDecoratorAdded()
         return DecoratorHandle(container: self, keys: keys, id: entry.id)
     }
 }

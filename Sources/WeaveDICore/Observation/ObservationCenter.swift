@@ -156,6 +156,17 @@ package final class ObservationCenter: HookRegistry {
         }
     }
 
+    /// Turns on the factory path that looks decorators up, for good. Under the state lock, so a
+    /// concurrent `updateFlags` (a hook or the log level changing) cannot read "no decorators"
+    /// before this and store it after, switching every decorator off.
+    package func noteDecoratorAdded() {
+        if runtimeFlags.decoratorsAdded.load(ordering: .relaxed) { return }
+        state.withLock { s in
+            runtimeFlags.decoratorsAdded.store(true, ordering: .relaxed)
+            updateFlags(s)
+        }
+    }
+
     /// Recomputes what the resolution path reads: whether to time factories, and from which
     /// duration a timing is worth a call here. Called with the state lock held.
     private func updateFlags(_ s: State) {
