@@ -237,7 +237,9 @@ extension Container {
         lock.lock()
         defer { lock.unlock() }
         guard let found = slot.findCountingResolution(named: key.name) else { return .missing }
-        guard let arguments = found.takeUnretainedValue() as? ArgumentRecord else { return .withoutArguments }
+        // A key with context registrations: the entry that applies now, or the parent's.
+        guard let selected = found.takeUnretainedValue().selected else { return .missing }
+        guard let arguments = selected as? ArgumentRecord else { return .withoutArguments }
         return .arguments(arguments, lock)
     }
 

@@ -18,7 +18,9 @@ extension Container {
         var perContainer: [[ChainedRegistration]] = []
         for container in chain {
             var own: [ChainedRegistration] = []
-            for (slot, record) in container.registry.allRecords() {
+            // A key whose context registrations do not apply and which has no plain one here is
+            // resolved by the parent: it hides nothing.
+            for (slot, record) in container.registry.allRecords() where record.selected != nil {
                 let key = RegistryKey(rawID: slot.id, name: record.name)
                 if seen.insert(key).inserted {
                     own.append(ChainedRegistration(key: key, record: record, slot: slot, owner: container))
@@ -71,6 +73,10 @@ extension Container {
 }
 
 extension ChainedRegistration {
+    /// The registration that applies now: the record, or for a key with context registrations
+    /// the one of the active context (else its plain one).
+    package var applying: RegistrationRecord { record.selected ?? record }
+
     /// Resolves this registration in its owner, counted like any resolution (Factory-key
     /// registrations included, which have no type to resolve by).
     package func resolve() throws(DIError) -> Any {

@@ -144,7 +144,27 @@ extension Container {
             throw DIError.asyncResolutionRequired(T.self, name: key.name)
         case .arguments:
             throw Container.argumentsRequired(record, type: T.self, name: key.name)
+        case .contextual:
+            return try resolveContextual(record, key: key, lock: lock, type: type, requester: requester)
         }
+    }
+
+    /// Resolves the entry of a key with context registrations that applies now (the active
+    /// context's, else the plain one), or, when none does, the parent's registration. Out of line:
+    /// only keys with a context registration come here.
+    @usableFromInline
+    func resolveContextual<T>(
+        _ record: RegistrationRecord, key: RegistryKey, lock: WordLock, type: T.Type, requester: Container?
+    ) throws(DIError) -> T {
+        // The tag says the record is a `ContextualRecord`.
+        guard let entry = unsafeDowncast(record, to: ContextualRecord.self).selectedEntry else {
+            return try resolveMissing(T.self, key: key, requester: requester)
+        }
+        let chosen = entry.record
+        if chosen.scopeTag == .custom, let cellSlot = ContextualRecord.cellSlot(of: chosen, context: entry.context) {
+            return try resolveScoped(chosen, key: key, slotLock: lock, requester: requester ?? self, cellSlot: cellSlot)
+        }
+        return try resolve(record: chosen, key: key, lock: lock, type: T.self, requester: requester)
     }
 
     /// The failure of a resolution without arguments of a factory taking some.

@@ -138,8 +138,9 @@ extension ValidationSandbox {
     /// Registrations with an async factory are not built (this cannot await); the report lists
     /// them in ``ValidationReport/unbuiltAsyncRegistrations``.
     func validateAll() -> ValidationReport {
-        // A factory taking arguments cannot be built without them: it is listed, not built.
-        let roots = registrations.filter { !$0.record.isAsync && $0.record.argumentTypes.isEmpty }
+        // A factory taking arguments cannot be built without them: it is listed, not built. (For
+        // a key with context registrations, the one that applies now.)
+        let roots = registrations.filter { !$0.applying.isAsync && $0.applying.argumentTypes.isEmpty }
         for root in roots {
             if let failure = resolve(root), !failure.collected {
                 // The root's own factory failed (nothing nested reported it).
@@ -147,8 +148,8 @@ extension ValidationSandbox {
             }
         }
         var report = report(validatedCount: roots.count)
-        report.unbuiltAsyncRegistrations = registrations.filter(\.record.isAsync).map(\.record.displayName).sorted()
-        report.unbuiltArgumentRegistrations = registrations.filter { !$0.record.argumentTypes.isEmpty }
+        report.unbuiltAsyncRegistrations = registrations.filter(\.applying.isAsync).map(\.record.displayName).sorted()
+        report.unbuiltArgumentRegistrations = registrations.filter { !$0.applying.argumentTypes.isEmpty }
             .map(\.record.displayName).sorted()
         return report
     }
@@ -156,14 +157,14 @@ extension ValidationSandbox {
     /// Resolves every registration once, async factories included (awaited), and reports
     /// everything that went wrong.
     func validateAllAsync() async -> ValidationReport {
-        let roots = registrations.filter { $0.record.argumentTypes.isEmpty }
+        let roots = registrations.filter { $0.applying.argumentTypes.isEmpty }
         for root in roots {
             if let failure = await resolveAsync(root), !failure.collected {
                 collector.collect(failure.error, dependent: nil)
             }
         }
         var report = report(validatedCount: roots.count)
-        report.unbuiltArgumentRegistrations = registrations.filter { !$0.record.argumentTypes.isEmpty }
+        report.unbuiltArgumentRegistrations = registrations.filter { !$0.applying.argumentTypes.isEmpty }
             .map(\.record.displayName).sorted()
         return report
     }
@@ -266,6 +267,13 @@ extension ValidationSandbox {
             failingFactories: failing.sorted { $0.typeName < $1.typeName },
             otherFailures: other,
             graph: DependencyGraph(registrations: all, recorded: edges))
+        // Context registrations that do not apply now were not built (nor the plain registration
+        // a context registration replaces): listed, with the context each needs.
+        report.inactiveContextRegistrations = all.flatMap { registration in
+            registration.record.inactiveContexts.map { context in
+                "\(registration.record.displayName) \(context.map { "in context \($0)" } ?? "(plain)")"
+            }
+        }.sorted()
         report.outsideResolutions = collector.allReaches.compactMap { reach in
             names[reach.container].map { ValidationReport.OutsideResolution(dependent: reach.dependent, container: $0) }
         }
