@@ -95,5 +95,55 @@ let orders = try container.resolveOrThrow(OrderService.self)
 // snippet.end
 
 // snippet.hide
-_ = (model, report, avatar, plugins, orders)
+protocol APIClient: Sendable { func fetch() -> String }
+struct LiveAPIClient: APIClient { func fetch() -> String { "live" } }
+struct MockAPIClient: APIClient { func fetch() -> String { "mock" } }
+struct PreviewAPIClient: APIClient { func fetch() -> String { "preview" } }
+protocol Analytics: Sendable { func track(_ event: String) }
+struct LiveAnalytics: Analytics { func track(_ event: String) {} }
+struct NoAnalytics: Analytics { func track(_ event: String) {} }
+// snippet.show
+
+// snippet.contexts
+container.register(APIClient.self, scope: .singleton) { LiveAPIClient() }
+// Each replaces the registration above while its context is active.
+container.register(APIClient.self, scope: .singleton, in: .test) { MockAPIClient() }
+container.register(APIClient.self, in: .preview) { PreviewAPIClient() }
+container.register(APIClient.self, in: .argument("-mockAPI")) { MockAPIClient() }
+
+// Under `swift test` (a debug build): MockAPIClient, its own singleton.
+let client = try container.resolveOrThrow(APIClient.self)
+// snippet.end
+
+// snippet.factoryContexts
+extension WeaveDI.Container {
+    static let analytics = Factory<any Analytics>(scope: .singleton) { LiveAnalytics() }
+}
+
+WeaveDI.Container.analytics
+    .onTest { NoAnalytics() }
+    .onPreview { NoAnalytics() }
+    .onArg("-noAnalytics") { NoAnalytics() }
+// snippet.end
+
+// snippet.forceContexts
+// The live registration, in a test process: only this task (and the tasks it creates) sees it.
+let live = try WeaveDI.Container.withContexts(disabling: [.test]) {
+    try container.resolveOrThrow(APIClient.self)
+}
+// Exactly the preview context, whatever the process is.
+let preview = try WeaveDI.Container.withContexts([.preview], exclusively: true) {
+    try container.resolveOrThrow(APIClient.self)
+}
+// snippet.end
+
+// snippet.declareContexts
+// A release build that should use a context: declare it for the whole process…
+WeaveDI.Container.declaredContexts = [.custom("demo")]
+// …or let detection count as it does in a debug build (`swift test -c release`).
+WeaveDI.Container.detectsContexts = true
+// snippet.end
+
+// snippet.hide
+_ = (model, report, avatar, plugins, orders, client, live, preview)
 // snippet.show

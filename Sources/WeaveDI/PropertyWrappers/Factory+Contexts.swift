@@ -26,7 +26,8 @@ extension Factory {
         if let optional = definition.optional {
             _ = optional.register(container, definition.overrideKey, scope, context, site, factory)
         } else {
-            _ = container.store(key: definition.overrideKey, scope: scope, context: context, site: site, factory: factory)
+            _ = container.store(
+                key: definition.overrideKey, scope: scope, context: context, site: site, factory: factory)
         }
         return self
     }

@@ -292,7 +292,10 @@ public struct RegistrationHandle: Sendable {
     /// The context the registration applies in (`register(_:in:…)`); `nil` for a plain one.
     public let context: RegistrationContext?
 
-    init(container: Container, key: RegistryKey, sequence: Int?, site: RegistrationSite, context: RegistrationContext? = nil) {
+    init(
+        container: Container, key: RegistryKey, sequence: Int?, site: RegistrationSite,
+        context: RegistrationContext? = nil
+    ) {
         self.container = container
         self.key = key
         self.sequence = sequence

@@ -26,7 +26,8 @@ final class ContextualRecord: RegistrationRecord, @unchecked Sendable {
         // Only reached through `resolveErased`-style callers that read the factory directly,
         // which the tag stops first.
         let refusal = ErasedFactory { () throws -> Never in throw DIError.dependencyNotFound(type, name: name) }
-        super.init(scopeTag: .contextual, name: name, site: site, declaredDependencies: [], type: type, factory: refusal)
+        super.init(
+            scopeTag: .contextual, name: name, site: site, declaredDependencies: [], type: type, factory: refusal)
     }
 
     /// The plain registration's entry, if there is one.

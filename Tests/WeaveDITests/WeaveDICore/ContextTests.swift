@@ -89,7 +89,8 @@ struct ContextTests {
 
     @Test("the test-runner signals each suffice (the XCTest variables alone are absent under swift test)")
     func testSignals() {
-        func isTest(_ environment: [String: String] = [:], process: String = "MyApp", arguments: [String] = []) -> Bool {
+        func isTest(_ environment: [String: String] = [:], process: String = "MyApp", arguments: [String] = []) -> Bool
+        {
             ProcessSignals.isTestRun(
                 environment: environment, processName: process, arguments: arguments, isTypeLoaded: { _ in false })
         }
@@ -398,7 +399,8 @@ struct ContextTests {
         let live = Container.withContexts(disabling: [.test]) { Container.ctxSingletonKey.resolve(in: container) }
         #expect(test.tag == "test" && live.tag == "default")
         #expect(Container.withContexts([.test]) { Container.ctxSingletonKey.resolve(in: container) } === test)
-        #expect(Container.withContexts(disabling: [.test]) { Container.ctxSingletonKey.resolve(in: container) } === live)
+        #expect(
+            Container.withContexts(disabling: [.test]) { Container.ctxSingletonKey.resolve(in: container) } === live)
     }
 
     // MARK: Diagnostics
@@ -414,7 +416,8 @@ struct ContextTests {
         }
         let live = Container.withContexts(disabling: [.test]) { container.validate() }
         #expect(live.isValid)
-        #expect(live.inactiveContextRegistrations.contains { $0.contains("CtxStore") && $0.contains("in context test") })
+        #expect(
+            live.inactiveContextRegistrations.contains { $0.contains("CtxStore") && $0.contains("in context test") })
         let test = Container.withContexts([.test]) { container.validate() }
         #expect(!test.isValid)
         #expect(test.inactiveContextRegistrations.contains { $0.contains("CtxStore") && $0.contains("(plain)") })
