@@ -11,7 +11,12 @@ extension Factory {
     /// modifiers chain: `Container.apiClient.onTest { … }.onPreview { … }`.
     ///
     /// - Parameters:
+    ///   - context: when it applies.
     ///   - scope: the lifetime of its instances, its own; the key's declared scope by default.
+    ///   - container: where it is registered (`Container.shared` by default).
+    ///   - file: where the registration is made, for messages (filled in by the compiler).
+    ///   - line: the line of the registration, for messages (filled in by the compiler).
+    ///   - factory: builds the instance.
     @discardableResult
     public func onContext(
         _ context: RegistrationContext,

@@ -18,6 +18,8 @@ extension Container {
     ///   - scope: the lifetime of this registration's instances, its own: a `.singleton` registered
     ///     for `.test` is a different instance from the plain registration's singleton.
     ///   - context: when it applies.
+    ///   - file: where the registration is made, for messages (filled in by the compiler).
+    ///   - line: the line of the registration, for messages (filled in by the compiler).
     ///   - factory: builds the instance.
     /// - Returns: a handle whose ``RegistrationHandle/unregister()`` removes this context
     ///   registration only. Registering the same type and context again replaces it (subject to
