@@ -49,6 +49,9 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     /// A transient with one decorator, against the `transient` row plus the decorator's own cost
     /// (hand-written: the wrapper built around a new instance).
     case decorated
+    /// A transient whose `.test` context registration applies (forced for the running task),
+    /// against the `transient` row's hand-written initializer call.
+    case contextTest = "context-test"
 
     var title: String {
         switch self {
@@ -80,6 +83,7 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .argument3: return "Transient resolution with 3 arguments"
         case .resolveAll10: return "resolveAll of 10 transient contributions"
         case .decorated: return "Decorated transient resolution"
+        case .contextTest: return "Transient resolution of a .test context registration (forced for the task)"
         }
     }
 

@@ -365,6 +365,21 @@ struct ContextTests {
         }
     }
 
+    @Test("UnifiedDI registers context registrations in the shared container")
+    func unifiedDI() {
+        let container = Container()
+        Container.withShared(container) {
+            UnifiedDI.register(CtxAPIClient.self) { CtxClient("live") }
+            UnifiedDI.register(CtxAPIClient.self, in: .test) { CtxClient("test") }
+            UnifiedDI.register("named", CtxAPIClient.self, in: .preview) { CtxClient("preview") }
+            Container.withContexts([.test]) { #expect(UnifiedDI.resolve(CtxAPIClient.self)?.tag == "test") }
+            Container.withContexts(disabling: [.test]) { #expect(UnifiedDI.resolve(CtxAPIClient.self)?.tag == "live") }
+            Container.withContexts([.preview]) {
+                #expect(container.resolve("named", CtxAPIClient.self)?.tag == "preview")
+            }
+        }
+    }
+
     // MARK: Factory keys
 
     @Test("Factory keys: onTest, onPreview, onDebug and onArg replace the default while their context is active")
