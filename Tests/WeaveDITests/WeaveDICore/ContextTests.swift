@@ -16,6 +16,15 @@ private final class CtxStoreImpl: CtxStore {
     let client: any CtxAPIClient
     init(client: any CtxAPIClient) { self.client = client }
 }
+private final class CtxDisposable: CtxAPIClient, AsyncDisposable {
+    let tag: String
+    let disposed: Recorder<String>
+    init(_ tag: String, disposed: Recorder<String>) {
+        self.tag = tag
+        self.disposed = disposed
+    }
+    func dispose(reason: DisposalReason) async { disposed.append(tag) }
+}
 private final class CtxDecorated: CtxAPIClient {
     let inner: any CtxAPIClient
     init(_ inner: any CtxAPIClient) { self.inner = inner }
@@ -227,6 +236,20 @@ struct ContextTests {
         Container.withContexts([.preview]) {
             #expect(container.resolve(CtxAPIClient.self) !== container.resolve(CtxAPIClient.self))
         }
+    }
+
+    @Test("shutdown disposes the singletons of the plain and of each context registration")
+    func disposal() async {
+        let container = Container()
+        let disposed = Recorder<String>()
+        container.register(CtxAPIClient.self, scope: .singleton) { CtxDisposable("live", disposed: disposed) }
+        container.register(CtxAPIClient.self, scope: .singleton, in: .test) {
+            CtxDisposable("test", disposed: disposed)
+        }
+        _ = Container.withContexts([.test]) { container.resolve(CtxAPIClient.self) }
+        _ = Container.withContexts(disabling: [.test]) { container.resolve(CtxAPIClient.self) }
+        await container.disposeSingletons()
+        #expect(Set(disposed.all) == ["live", "test"])
     }
 
     @Test("custom scopes: the plain and the .test registration keep separate instances in one scope instance")
