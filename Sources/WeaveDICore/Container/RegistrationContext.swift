@@ -174,6 +174,9 @@ enum ContextState {
 
     /// ``Container/declaredContexts``.
     static let declared = Locked<Set<RegistrationContext>>([])
+    /// Whether ``declared`` is not empty: until the app declares a context, a resolution takes
+    /// no lock for it.
+    static let anyDeclared = ManagedAtomic<Bool>(false)
 
     /// Set, and never cleared, by the first forcing: until then no task-local is read.
     static let forcingUsed = ManagedAtomic<Bool>(false)
@@ -190,9 +193,11 @@ enum ContextState {
     }
 
     /// What a task forced: contexts on, contexts off, and whether everything else is off.
+    /// (Arrays, not sets: a task forces a few contexts, and comparing them costs less than
+    /// hashing one on every resolution.)
     struct Forcing: Sendable {
-        var enabled: Set<RegistrationContext> = []
-        var disabled: Set<RegistrationContext> = []
+        var enabled: [RegistrationContext] = []
+        var disabled: [RegistrationContext] = []
         var exclusive = false
     }
 
@@ -202,7 +207,7 @@ enum ContextState {
             if forcing.enabled.contains(context) { return true }
             if forcing.disabled.contains(context) || forcing.exclusive { return false }
         }
-        if declared.withLock({ $0.contains(context) }) { return true }
+        if anyDeclared.load(ordering: .relaxed), declared.withLock({ $0.contains(context) }) { return true }
         return detectsNow && signals.shows(context)
     }
 
@@ -224,10 +229,10 @@ enum ContextState {
         if !forcingUsed.load(ordering: .relaxed) { forcingUsed.store(true, ordering: .relaxed) }
         var forcing = (exclusively ? nil : forced) ?? Forcing()
         forcing.exclusive = forcing.exclusive || exclusively
-        forcing.enabled.subtract(disabling)
-        forcing.disabled.subtract(enabling)
-        forcing.enabled.formUnion(enabling)
-        forcing.disabled.formUnion(disabling)
+        forcing.enabled.removeAll { disabling.contains($0) || enabling.contains($0) }
+        forcing.disabled.removeAll { enabling.contains($0) || disabling.contains($0) }
+        forcing.enabled += enabling
+        forcing.disabled += disabling
         return forcing
     }
 
@@ -262,7 +267,12 @@ extension Container {
     /// default. A task's forcing still overrides it.
     public static var declaredContexts: Set<RegistrationContext> {
         get { ContextState.declared.withLock { $0 } }
-        set { ContextState.declared.withLock { $0 = newValue } }
+        set {
+            ContextState.declared.withLock {
+                $0 = newValue
+                ContextState.anyDeclared.store(!newValue.isEmpty, ordering: .relaxed)
+            }
+        }
     }
 
     /// Runs `operation` with `contexts` active and `disabling` inactive for the current task and
