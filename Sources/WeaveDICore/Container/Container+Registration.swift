@@ -115,32 +115,34 @@ extension Container {
         var kept = false
         let sequence = registry.withSlotForWriting(id: key.id) { slot, sequence in
             slot.lock.withLock {
-                let existing = slot.record(named: key.name)
-                // The common case, a plain registration of a key without contexts, reads only the slot.
-                let earlier =
-                    context == nil && existing?.scopeTag != .contextual
-                    ? existing.map { ($0, slot.sequence(named: key.name) ?? 0) }
-                    : existing.flatMap { existing in
-                        existing.contextEntries(sequence: slot.sequence(named: key.name) ?? 0)
-                            .first { $0.context == context }.map { ($0.record, $0.sequence) }
+                // A plain registration in a slot that never held a context registration: the
+                // path of every registration before contexts, with no extra look-up.
+                guard context != nil || slot.hasContexts else {
+                    if let keptUpTo, let earlier = slot.sequence(named: key.name), earlier <= keptUpTo {
+                        kept = true
+                    } else if rejects, let existing = slot.record(named: key.name) {
+                        rejectedBy = existing.site
+                    } else {
+                        replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
                     }
-                if let keptUpTo, let earlier, earlier.1 <= keptUpTo {
+                    return
+                }
+                // The entries of the key (its plain registration and one per context).
+                let existing = slot.record(named: key.name)
+                let slotSequence = slot.sequence(named: key.name) ?? 0
+                let entries = existing?.contextEntries(sequence: slotSequence) ?? []
+                let earlier = entries.first { $0.context == context }
+                if let keptUpTo, let earlier, earlier.sequence <= keptUpTo {
                     kept = true
                 } else if rejects, let earlier {
-                    rejectedBy = earlier.0.site
-                } else if context == nil && existing?.scopeTag != .contextual {
-                    replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
+                    rejectedBy = earlier.record.site
                 } else {
                     let entry = ContextualRecord.Entry(context: context, record: make(), sequence: sequence)
-                    let entries =
-                        (existing as? ContextualRecord)?.replacing(entry)
-                        ?? ContextualRecord(
-                            entries: existing?.contextEntries(sequence: slot.sequence(named: key.name) ?? 0) ?? [],
-                            type: type, name: key.name
-                        ).replacing(entry)
-                    replaced = entries.replaced
+                    let updated = ContextualRecord.replacing(entry, in: entries)
+                    replaced = updated.replaced
+                    slot.hasContexts = true
                     replacedWrapper = slot.setRecord(
-                        ContextualRecord(entries: entries.entries, type: type, name: key.name), named: key.name,
+                        RegistrationRecord.combining(updated.entries, type: type, name: key.name), named: key.name,
                         sequence: sequence)
                 }
             }
@@ -179,12 +181,14 @@ extension Container {
         guard let slot = registry.slot(for: key.id) else { return false }
         var replacedWrapper: RegistrationRecord?
         let removed: RegistrationRecord? = slot.lock.withLock {
-            guard let existing = slot.record(named: key.name) else { return nil }
-            let slotSequence = slot.sequence(named: key.name) ?? 0
-            if context == nil && existing.scopeTag != .contextual {
-                if let sequence, slotSequence != sequence { return nil }
+            // A slot that never held a context registration: the plain path.
+            guard context != nil || slot.hasContexts else {
+                guard slot.record(named: key.name) != nil else { return nil }
+                if let sequence, slot.sequence(named: key.name) != sequence { return nil }
                 return slot.setRecord(nil, named: key.name)
             }
+            guard let existing = slot.record(named: key.name) else { return nil }
+            let slotSequence = slot.sequence(named: key.name) ?? 0
             // A key with context registrations: the entry goes, the others stay.
             var entries = existing.contextEntries(sequence: slotSequence)
             guard let index = entries.firstIndex(where: { $0.context == context }),

@@ -47,7 +47,10 @@ extension Container {
         for registration in registrations {
             registry.withSlotForWriting(id: registration.key.id) { slot, sequence in
                 let copy = registration.record.freshCopy()
-                _ = slot.lock.withLock { slot.setRecord(copy, named: registration.key.name, sequence: sequence) }
+                _ = slot.lock.withLock {
+                    if copy.scopeTag == .contextual { slot.hasContexts = true }
+                    return slot.setRecord(copy, named: registration.key.name, sequence: sequence)
+                }
             }
         }
     }

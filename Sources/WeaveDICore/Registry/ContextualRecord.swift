@@ -63,9 +63,9 @@ final class ContextualRecord: RegistrationRecord, @unchecked Sendable {
 
     override func contextEntries(sequence _: Int) -> [ContextualRecord.Entry] { entries }
 
-    /// The entries with `entry` in place of the one of its context (added last when new); returns
-    /// the record it replaced.
-    func replacing(_ entry: Entry) -> (entries: [Entry], replaced: RegistrationRecord?) {
+    /// `entries` with `entry` in place of the one of its context (the plain one first, a new
+    /// context's last); returns the record it replaced.
+    static func replacing(_ entry: Entry, in entries: [Entry]) -> (entries: [Entry], replaced: RegistrationRecord?) {
         var entries = entries
         guard let index = entries.firstIndex(where: { $0.context == entry.context }) else {
             return (entry.context == nil ? [entry] + entries : entries + [entry], nil)

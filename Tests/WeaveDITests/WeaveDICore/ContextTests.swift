@@ -278,6 +278,19 @@ struct ContextTests {
         }
     }
 
+    @Test("other names of a type with a context registration register, replace and unregister as before")
+    func otherNamesOfTheType() {
+        let container = Container()
+        container.register("a", CtxAPIClient.self, in: .test) { CtxClient("a-test") }
+        container.register("b", CtxAPIClient.self) { CtxClient("b1") }
+        let second = container.register("b", CtxAPIClient.self) { CtxClient("b2") }
+        #expect(container.resolve("b", CtxAPIClient.self)?.tag == "b2")
+        #expect(container.registrations.filter { $0.name == "b" }.count == 1)
+        #expect(second.unregister())
+        #expect(container.resolve("b", CtxAPIClient.self) == nil)
+        Container.withContexts([.test]) { #expect(container.resolve("a", CtxAPIClient.self)?.tag == "a-test") }
+    }
+
     @Test("handles remove their own registration; re-registering a context replaces only that context's")
     func handlesAndReplacement() {
         let container = Container()
