@@ -226,5 +226,55 @@ let database = try await app.resolveAsync(SessionDatabase.self)
 // snippet.end
 
 // snippet.hide
-_ = (users, database)
+protocol WeatherClient: Sendable { func fetch() -> String }
+struct LiveWeatherClient: WeatherClient { func fetch() -> String { "live" } }
+struct MockWeatherClient: WeatherClient { func fetch() -> String { "mock" } }
+struct PreviewWeatherClient: WeatherClient { func fetch() -> String { "preview" } }
+protocol Analytics: Sendable { func track(_ event: String) }
+struct LiveAnalytics: Analytics { func track(_ event: String) {} }
+struct NoAnalytics: Analytics { func track(_ event: String) {} }
+// snippet.show
+
+// snippet.contexts
+container.register(WeatherClient.self, scope: .singleton) { LiveWeatherClient() }
+// Each replaces the registration above while its context is active.
+container.register(WeatherClient.self, scope: .singleton, in: .test) { MockWeatherClient() }
+container.register(WeatherClient.self, in: .preview) { PreviewWeatherClient() }
+container.register(WeatherClient.self, in: .argument("-mockWeather")) { MockWeatherClient() }
+
+// Under `swift test` (a debug build): MockWeatherClient, its own singleton.
+let client = try container.resolveOrThrow(WeatherClient.self)
+// snippet.end
+
+// snippet.factoryContexts
+extension WeaveDI.Container {
+    static let analytics = Factory<any Analytics>(scope: .singleton) { LiveAnalytics() }
+}
+
+WeaveDI.Container.analytics
+    .onTest { NoAnalytics() }
+    .onPreview { NoAnalytics() }
+    .onArg("-noAnalytics") { NoAnalytics() }
+// snippet.end
+
+// snippet.forceContexts
+// The live registration, in a test process: only this task (and the tasks it creates) sees it.
+let live = try WeaveDI.Container.withContexts(disabling: [.test]) {
+    try container.resolveOrThrow(WeatherClient.self)
+}
+// Exactly the preview context, whatever the process is.
+let preview = try WeaveDI.Container.withContexts([.preview], exclusively: true) {
+    try container.resolveOrThrow(WeatherClient.self)
+}
+// snippet.end
+
+// snippet.declareContexts
+// A release build that should use a context: declare it for the whole process…
+WeaveDI.Container.declaredContexts = [.custom("demo")]
+// …or let detection count as it does in a debug build (`swift test -c release`).
+WeaveDI.Container.detectsContexts = true
+// snippet.end
+
+// snippet.hide
+_ = (users, database, client, live, preview)
 // snippet.show

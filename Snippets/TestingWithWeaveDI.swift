@@ -87,6 +87,27 @@ func fetchesThroughTheOverride() async throws {
 }
 // snippet.end
 
+// snippet.contextsTrait
+/// Resolves `APIClient` from a container with a live and a `.test` registration.
+func appClient() throws -> any APIClient {
+    let container = WeaveDI.Container()
+    container.register(APIClient.self) { LiveAPIClient() }
+    container.register(APIClient.self, in: .test) { MockAPIClient() }
+    return try container.resolveOrThrow(APIClient.self)
+}
+
+// Forced for this test's task only: parallel tests keep their own contexts.
+@Test(.contexts(disabling: [.test]))
+func usesTheLiveClient() async throws {
+    #expect(try await appClient().fetchUser(id: "1").name == "Live User")
+}
+
+@Test(.contexts([.test], exclusively: true))
+func usesTheTestClient() async throws {
+    #expect(try await appClient().fetchUser(id: "1").name == "Mock User")
+}
+// snippet.end
+
 // snippet.validate
 @Test func theWiringIsComplete() throws {
     let container = WeaveDI.Container()

@@ -68,6 +68,14 @@ enum HandWrittenContestant {
                     for _ in 0..<n { blackHole(LoggedLeaf(Leaf()) as any LeafService) }
                 })
         }
+        // A context registration is the same initializer call: contexts exist only in a container.
+        if settings.wants(.contextTest) {
+            results.record(
+                .contextTest, name,
+                timed { n in
+                    for _ in 0..<n { blackHole(Leaf() as any LeafService) }
+                })
+        }
         // A named transient is the same initializer call: names exist only in a container.
         if settings.wants(.namedTransient) {
             results.record(

@@ -63,6 +63,9 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     /// The same type registered with a factory closure that resolves each parameter itself:
     /// what `autowired` replaces (its goal is ≤ 1.1× this row).
     case autowiredByClosure = "autowired-by-closure"
+    /// A transient whose `.test` context registration applies (forced for the running task),
+    /// against the `transient` row's hand-written initializer call.
+    case contextTest = "context-test"
 
     var title: String {
         switch self {
@@ -99,6 +102,7 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .graphChain: return "Graph-scoped 3-level chain"
         case .autowired: return "Autowired transient resolution (2 parameters)"
         case .autowiredByClosure: return "The same registered with a closure resolving each parameter"
+        case .contextTest: return "Transient resolution of a .test context registration (forced for the task)"
         }
     }
 

@@ -128,6 +128,20 @@ enum WeaveDIContestant {
                 })
         }
 
+        if settings.wants(.contextTest) {
+            let contexts = Container()
+            contexts.register((any LeafService).self) { Leaf() }
+            contexts.register((any LeafService).self, in: .test) { Leaf() }
+            results.record(
+                .contextTest, name,
+                timed { n in
+                    // Forced once per batch: each resolution reads the task's forcing.
+                    Container.withContexts([.test]) {
+                        for _ in 0..<n { blackHole(contexts.resolve((any LeafService).self)) }
+                    }
+                })
+        }
+
         // Named vs unnamed transient: a container holding both, as for the named singleton.
         let namedTransient = Container()
         namedTransient.register(Leaf.self) { Leaf() }

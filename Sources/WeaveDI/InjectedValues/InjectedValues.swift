@@ -98,37 +98,26 @@ extension InjectedValues {
         /// An Xcode preview: ``InjectedKey/previewValue``.
         case preview
 
-        /// The context of this process, detected once at first use.
-        static let current: Context = detect(
-            environment: ProcessInfo.processInfo.environment,
-            processName: ProcessInfo.processInfo.processName,
-            arguments: ProcessInfo.processInfo.arguments,
-            isTypeLoaded: { _typeByName($0) != nil })
+        /// The context of this process, detected once at first use: the detection registration
+        /// contexts use (`RegistrationContext`), so a key's `testValue` and a `.test`
+        /// registration apply in the same processes.
+        static let current: Context = {
+            let signals = ProcessSignals.process
+            return signals.isPreview ? .preview : signals.isTest ? .test : .live
+        }()
 
-        /// Mangled names of types only a test runner loads: `XCTest.XCTestCase` and `Testing.Test`.
-        static let testRunnerTypes = ["6XCTest0A4CaseC", "7Testing4TestV"]
-
-        /// Decides the context from what the process shows.
-        ///
-        /// Xcode previews set `XCODE_RUNNING_FOR_PREVIEWS=1`. Test runs are recognised by any of:
-        /// Xcode's XCTest environment variables; the runner's process (`*.xctest` bundles on Linux and
-        /// Windows, `xctest` and `swiftpm-testing-helper` on macOS); SwiftPM's `--testing-library`
-        /// argument; or XCTest's or Swift Testing's types being loaded. Several signals keep the
-        /// answer right when one of them is missing on some platform or runner.
+        /// Decides the context from what the process shows (see `ProcessSignals`): an Xcode
+        /// preview, else a test run, else live.
         static func detect(
             environment: [String: String],
             processName: String,
             arguments: [String],
             isTypeLoaded: (String) -> Bool
         ) -> Context {
-            if environment["XCODE_RUNNING_FOR_PREVIEWS"] == "1" { return .preview }
-            let testVariables = ["XCTestConfigurationFilePath", "XCTestBundlePath", "XCTestSessionIdentifier"]
-            if testVariables.contains(where: { environment[$0] != nil }) { return .test }
-            let name = processName.lowercased()
-            if name.hasSuffix(".xctest") || name == "xctest" || name == "swiftpm-testing-helper" { return .test }
-            if arguments.contains("--testing-library") { return .test }
-            if testRunnerTypes.contains(where: isTypeLoaded) { return .test }
-            return .live
+            if ProcessSignals.isPreview(environment: environment) { return .preview }
+            let isTest = ProcessSignals.isTestRun(
+                environment: environment, processName: processName, arguments: arguments, isTypeLoaded: isTypeLoaded)
+            return isTest ? .test : .live
         }
     }
 }

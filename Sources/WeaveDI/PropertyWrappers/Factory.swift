@@ -211,7 +211,7 @@ public struct Factory<T>: Sendable {
     ) -> RegistrationHandle {
         let site = RegistrationSite(fileID: file, line: line)
         if let optional = definition.optional {
-            return optional.register(container, definition.overrideKey, scope, site, factory)
+            return optional.register(container, definition.overrideKey, scope, nil, site, factory)
         }
         return container.store(
             key: definition.overrideKey, scope: scope, dependencies: [], site: site, factory: factory)

@@ -16,9 +16,10 @@ struct OptionalWrapperForm<T>: Sendable {
     @usableFromInline let resolve: @Sendable (Container, RegistryKey) throws(DIError) -> T
     /// `nil`, as a `T`.
     let none: @Sendable () -> T
-    /// Registers a factory of `Wrapped?` as the registration of `Wrapped` under the key.
+    /// Registers a factory of `Wrapped?` as the registration of `Wrapped` under the key (for a
+    /// context, when one is given).
     let register:
-        @Sendable (Container, RegistryKey, Scope, RegistrationSite, @escaping @Sendable () -> T)
+        @Sendable (Container, RegistryKey, Scope, RegistrationContext?, RegistrationSite, @escaping @Sendable () -> T)
             -> RegistrationHandle
 }
 
@@ -48,13 +49,17 @@ extension Optional: OptionalValue {
                 unsafeBitCast(try resolveWrapped(in: container, key: key), to: T.self)
             },
             none: { unsafeBitCast(Self.none, to: T.self) },
-            register: { container, key, scope, site, factory in
-                container.store(key: key, scope: scope, dependencies: [], site: site) { () throws -> Wrapped in
+            register: { container, key, scope, context, site, factory in
+                let unwrapping = { @Sendable () throws -> Wrapped in
                     guard let value = unsafeBitCast(factory(), to: Self.self) else {
                         throw FactoryReturnedNil(type: Wrapped.self)
                     }
                     return value
                 }
+                if let context {
+                    return container.store(key: key, scope: scope, context: context, site: site, factory: unwrapping)
+                }
+                return container.store(key: key, scope: scope, dependencies: [], site: site, factory: unwrapping)
             })
     }
 

@@ -309,17 +309,40 @@ extension Container {
             lock.unlock()
             return .missing
         }
-        guard found._withUnsafeGuaranteedRef({ $0.scopeTag }) == .arguments else {
+        let record: ArgumentRecord
+        switch found._withUnsafeGuaranteedRef({ $0.scopeTag }) {
+        case .arguments:
+            // Retained while the lock keeps it in the slot: the record may be replaced meanwhile.
+            record = unsafeDowncast(found.takeUnretainedValue(), to: ArgumentRecord.self)
+        case .contextual:
+            // A key with context registrations: the entry that applies now, or the parent's.
+            // (Off the hot path: only keys registered with `in:` get here.)
+            guard let selected = Container.selectedArgumentRecord(in: found.takeUnretainedValue()) else {
+                lock.unlock()
+                return .missing
+            }
+            guard let arguments = selected else {
+                lock.unlock()
+                throw Container.argumentsNotTaken(T.self, name: key.name, passing: repeat (each A).self)
+            }
+            record = arguments
+        default:
             lock.unlock()
             throw Container.argumentsNotTaken(T.self, name: key.name, passing: repeat (each A).self)
         }
-        // Retained while the lock keeps it in the slot: the record may be replaced meanwhile.
-        let record = unsafeDowncast(found.takeUnretainedValue(), to: ArgumentRecord.self)
         lock.unlock()
         guard record.accepts(repeat (each A).self) else {
             throw Container.argumentMismatch(record, type: T.self, name: key.name, passing: repeat (each A).self)
         }
         return .found(record, lock)
+    }
+
+    /// For a key with context registrations, the registration that applies now: `nil` when none
+    /// does here (the parent's applies), `.some(nil)` when it takes no arguments.
+    @usableFromInline
+    static func selectedArgumentRecord(in record: RegistrationRecord) -> ArgumentRecord?? {
+        guard let selected = record.selected else { return nil }
+        return .some(selected as? ArgumentRecord)
     }
 
     /// Resolves `key` with `arguments` without reporting. `requester` is the child container the

@@ -95,48 +95,76 @@ extension Container {
     /// its slot: the handle identifies it by its sequence number, so registering retains nothing
     /// but what the slot keeps.
     func insert(
-        key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, _ make: () -> RegistrationRecord
+        key: RegistryKey, type: Any.Type, scope: Scope, site: RegistrationSite, context: RegistrationContext? = nil,
+        _ make: () -> RegistrationRecord
     ) -> RegistrationHandle {
         // A factory registering while a validation runs on this thread registers in the sandbox
         // standing for this container, as its resolutions resolve there.
         if autoRegistrationWord.load(ordering: .relaxed) & Container.divertedBit != 0, let sandbox = divertedTarget(),
             sandbox !== self
         {
-            return sandbox.insert(key: key, type: type, scope: scope, site: site, make)
+            return sandbox.insert(key: key, type: type, scope: scope, site: site, context: context, make)
         }
         let rejects = duplicatePolicy == .reject
         // `registerAllServices()` running: what was registered before the run stays.
         let keptUpTo = keptByAutoRegistration()
         var replaced: RegistrationRecord?
+        // A key with context registrations: the record the slot held (released after the lock).
+        var replacedWrapper: RegistrationRecord?
         var rejectedBy: RegistrationSite?
         var kept = false
         let sequence = registry.withSlotForWriting(id: key.id) { slot, sequence in
             slot.lock.withLock {
-                if let keptUpTo, let earlier = slot.sequence(named: key.name), earlier <= keptUpTo {
+                // A plain registration in a slot that never held a context registration: the
+                // path of every registration before contexts, with no extra look-up.
+                guard context != nil || slot.hasContexts else {
+                    if let keptUpTo, let earlier = slot.sequence(named: key.name), earlier <= keptUpTo {
+                        kept = true
+                    } else if rejects, let existing = slot.record(named: key.name) {
+                        rejectedBy = existing.site
+                    } else {
+                        replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
+                    }
+                    return
+                }
+                // The entries of the key (its plain registration and one per context).
+                let existing = slot.record(named: key.name)
+                let slotSequence = slot.sequence(named: key.name) ?? 0
+                let entries = existing?.contextEntries(sequence: slotSequence) ?? []
+                let earlier = entries.first { $0.context == context }
+                if let keptUpTo, let earlier, earlier.sequence <= keptUpTo {
                     kept = true
-                } else if rejects, let existing = slot.record(named: key.name) {
-                    rejectedBy = existing.site
+                } else if rejects, let earlier {
+                    rejectedBy = earlier.record.site
                 } else {
-                    replaced = slot.setRecord(make(), named: key.name, sequence: sequence)
+                    let entry = ContextualRecord.Entry(context: context, record: make(), sequence: sequence)
+                    let updated = ContextualRecord.replacing(entry, in: entries)
+                    replaced = updated.replaced
+                    slot.hasContexts = true
+                    replacedWrapper = slot.setRecord(
+                        RegistrationRecord.combining(updated.entries, type: type, name: key.name), named: key.name,
+                        sequence: sequence)
                 }
             }
             return sequence
         }
+        withExtendedLifetime(replacedWrapper) {} // released here, outside the locks
         // The registration made before the run is kept; this one was never stored.
-        if kept { return RegistrationHandle(container: self, key: key, sequence: nil, site: site) }
+        if kept { return RegistrationHandle(container: self, key: key, sequence: nil, site: site, context: context) }
         // Earlier records (and the instances they cached) are released here, outside every lock:
         // a deinit may resolve or register.
         if let rejectedBy {
             report(.duplicateRegistration(type, name: key.name, first: rejectedBy, second: site))
             // The refused registration was never stored: its handle removes nothing.
-            return RegistrationHandle(container: self, key: key, sequence: nil, site: site)
+            return RegistrationHandle(container: self, key: key, sequence: nil, site: site, context: context)
         }
-        if let replaced { discardScopeCells(of: replaced, key: key) }
+        if let replaced { discardScopeCells(of: replaced, key: key, context: context) }
         // One relaxed load decides whether anything is logged, before the logger is even looked up.
         // A validation sandbox's registrations are not the app's: they are never logged.
         let level = failureSink == nil ? flags.logLevel.load(ordering: .relaxed) : DILogLevel.off.rawValue
         if level >= DILogLevel.warnings.rawValue {
-            let displayName = ResolutionFrame.displayName(type, key.name)
+            let displayName =
+                ResolutionFrame.displayName(type, key.name) + (context.map { " in context \($0)" } ?? "")
             if let replaced {
                 ObservationCenter.shared.logWarning(
                     "\(displayName) registered at \(site) replaces the registration at \(replaced.site)")
@@ -144,19 +172,37 @@ extension Container {
                 ObservationCenter.shared.logInfo("Registered \(displayName) (\(scope)) at \(site)")
             }
         }
-        return RegistrationHandle(container: self, key: key, sequence: sequence, site: site)
+        return RegistrationHandle(container: self, key: key, sequence: sequence, site: site, context: context)
     }
 
-    /// Removes the registration under `key`, or only the one made by write `sequence` when given.
-    package func remove(key: RegistryKey, onlyIf sequence: Int?) -> Bool {
+    /// Removes the registration under `key` (of `context`; `nil`: the plain one), or only the one
+    /// made by write `sequence` when given.
+    package func remove(key: RegistryKey, context: RegistrationContext? = nil, onlyIf sequence: Int?) -> Bool {
         guard let slot = registry.slot(for: key.id) else { return false }
+        var replacedWrapper: RegistrationRecord?
         let removed: RegistrationRecord? = slot.lock.withLock {
-            guard slot.record(named: key.name) != nil else { return nil }
-            if let sequence, slot.sequence(named: key.name) != sequence { return nil }
-            return slot.setRecord(nil, named: key.name)
+            // A slot that never held a context registration: the plain path.
+            guard context != nil || slot.hasContexts else {
+                guard slot.record(named: key.name) != nil else { return nil }
+                if let sequence, slot.sequence(named: key.name) != sequence { return nil }
+                return slot.setRecord(nil, named: key.name)
+            }
+            guard let existing = slot.record(named: key.name) else { return nil }
+            let slotSequence = slot.sequence(named: key.name) ?? 0
+            // A key with context registrations: the entry goes, the others stay.
+            var entries = existing.contextEntries(sequence: slotSequence)
+            guard let index = entries.firstIndex(where: { $0.context == context }),
+                sequence == nil || entries[index].sequence == sequence
+            else { return nil }
+            let removed = entries.remove(at: index).record
+            let remaining = RegistrationRecord.combining(entries, type: existing.type, name: key.name)
+            replacedWrapper = slot.setRecord(
+                remaining, named: key.name, sequence: entries.map(\.sequence).max() ?? slotSequence)
+            return removed
         }
+        withExtendedLifetime(replacedWrapper) {} // released here, outside the locks
         guard let removed else { return false }
-        discardScopeCells(of: removed, key: key)
+        discardScopeCells(of: removed, key: key, context: context)
         return true
     }
 
@@ -201,13 +247,13 @@ extension Container {
     /// Where the registration under `key` in this container itself (not a parent) was made, if any.
     package func ownRegistrationSite(of key: RegistryKey) -> RegistrationSite? {
         guard let slot = registry.slot(for: key.id) else { return nil }
-        return slot.lock.withLock { slot.record(named: key.name)?.site }
+        return slot.lock.withLock { slot.record(named: key.name)?.selected?.site }
     }
 
     /// A replaced or removed custom-scope registration's instances leave the container's current
     /// scope instances now (a scope instance bound with `withScope` drops its one at its next
     /// resolution of the key, or when it ends).
-    private func discardScopeCells(of record: RegistrationRecord, key: RegistryKey) {
+    private func discardScopeCells(of record: RegistrationRecord, key: RegistryKey, context: RegistrationContext?) {
         // A registration with arguments keeps one record per argument value, each with its own cells.
         if let arguments = record as? ArgumentRecord, arguments.scope.customName != nil,
             let slot = registry.slot(for: key.id)
@@ -221,12 +267,14 @@ extension Container {
         guard let scoped = record as? any ScopedRegistration, record.scope.customName != nil,
             let slot = registry.slot(for: key.id)
         else { return }
-        scopes.discardCells(of: scoped, slot: UInt(bitPattern: slot.lock.word))
+        scopes.discardCells(
+            of: scoped,
+            slot: ContextualRecord.cellSlot(of: record, context: context) ?? UInt(bitPattern: slot.lock.word))
     }
 
     /// Every current registration (here, not in parents), in registration order.
     public var registrations: [RegistrationInfo] {
-        registry.allRecords().map { RegistrationInfo(record: $0.record) }
+        registry.allEntries().map { RegistrationInfo(record: $0.record, context: $0.context) }
     }
 }
 
@@ -245,11 +293,18 @@ public struct RegistrationHandle: Sendable {
     /// Where the registration was made.
     public let site: RegistrationSite
 
-    init(container: Container, key: RegistryKey, sequence: Int?, site: RegistrationSite) {
+    /// The context the registration applies in (`register(_:in:…)`); `nil` for a plain one.
+    public let context: RegistrationContext?
+
+    init(
+        container: Container, key: RegistryKey, sequence: Int?, site: RegistrationSite,
+        context: RegistrationContext? = nil
+    ) {
         self.container = container
         self.key = key
         self.sequence = sequence
         self.site = site
+        self.context = context
     }
 
     /// Removes this registration if it is still the current one for its type and name (a later
@@ -258,7 +313,7 @@ public struct RegistrationHandle: Sendable {
     @discardableResult
     public func unregister() -> Bool {
         guard let sequence else { return false }
-        return container.remove(key: key, onlyIf: sequence)
+        return container.remove(key: key, context: context, onlyIf: sequence)
     }
 }
 
@@ -289,19 +344,24 @@ extension Container {
         /// `register(_:name:scope:file:line:initializer:)`): ``declaredDependencies`` are then
         /// exactly the types its factory resolves.
         public let isAutowired: Bool
+        /// The context it applies in (`register(_:in:…)`); `nil` for a plain registration.
+        public let context: RegistrationContext?
 
-        init(record: RegistrationRecord) {
+        init(record: RegistrationRecord, context: RegistrationContext? = nil) {
             type = record.type
             name = record.name
             scope = record.scope
             site = record.site
             declaredDependencies = record.declaredDependencies
             isAutowired = record.isAutowired
+            self.context = context
         }
 
         /// The type (and name) as messages spell it.
         public var displayName: String { ResolutionFrame.displayName(type, name) }
 
-        public var description: String { "\(displayName) (\(scope)) at \(site)" }
+        public var description: String {
+            "\(displayName) (\(scope))\(context.map { " in context \($0)" } ?? "") at \(site)"
+        }
     }
 }

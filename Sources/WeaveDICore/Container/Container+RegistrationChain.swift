@@ -18,7 +18,9 @@ extension Container {
         var perContainer: [[ChainedRegistration]] = []
         for container in chain {
             var own: [ChainedRegistration] = []
-            for (slot, record) in container.registry.allRecords() {
+            // A key whose context registrations do not apply and which has no plain one here is
+            // resolved by the parent: it hides nothing.
+            for (slot, record) in container.registry.allRecords() where record.selected != nil {
                 let key = RegistryKey(rawID: slot.id, name: record.name)
                 if seen.insert(key).inserted {
                     own.append(ChainedRegistration(key: key, record: record, slot: slot, owner: container))
@@ -45,7 +47,10 @@ extension Container {
         for registration in registrations {
             registry.withSlotForWriting(id: registration.key.id) { slot, sequence in
                 let copy = registration.record.freshCopy()
-                _ = slot.lock.withLock { slot.setRecord(copy, named: registration.key.name, sequence: sequence) }
+                _ = slot.lock.withLock {
+                    if copy.scopeTag == .contextual { slot.hasContexts = true }
+                    return slot.setRecord(copy, named: registration.key.name, sequence: sequence)
+                }
             }
         }
     }
@@ -71,6 +76,10 @@ extension Container {
 }
 
 extension ChainedRegistration {
+    /// The registration that applies now: the record, or for a key with context registrations
+    /// the one of the active context (else its plain one).
+    package var applying: RegistrationRecord { record.selected ?? record }
+
     /// Resolves this registration in its owner, counted like any resolution (Factory-key
     /// registrations included, which have no type to resolve by).
     package func resolve() throws(DIError) -> Any {

@@ -92,7 +92,9 @@ extension Container {
     }
 
     package func isRegistered(key: RegistryKey) -> Bool {
-        if let slot = registry.slot(for: key.id), slot.lock.withLock({ slot.record(named: key.name) != nil }) {
+        // A key with context registrations counts while one of them (or its plain one) applies.
+        if let slot = registry.slot(for: key.id), slot.lock.withLock({ slot.record(named: key.name)?.selected != nil })
+        {
             return true
         }
         return parent?.isRegistered(key: key) ?? false

@@ -154,7 +154,8 @@ extension Container {
         // resolve, even the type it is asked about).
         var candidates: [(slot: TypeSlot, record: RegistrationRecord, order: UInt64, instance: any AsyncDisposable)] =
             []
-        for (slot, record) in registry.allRecords()
+        // Each context registration of a key keeps its own singleton.
+        for (slot, record, _) in registry.allEntries()
         where key == nil || (RegistryKey(anyType: record.type, name: record.name) == key) {
             slot.lock.withLock {
                 // A registration with arguments keeps a singleton per argument value.

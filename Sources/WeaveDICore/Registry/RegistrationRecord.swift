@@ -48,14 +48,16 @@ package class RegistrationRecord: @unchecked Sendable {
     }
 
     /// Where the registration was made.
-    package var site: RegistrationSite { RegistrationSite(fileID: siteFileID, line: Int(siteLine)) }
+    package var site: RegistrationSite { storedSite }
+
+    private var storedSite: RegistrationSite { RegistrationSite(fileID: siteFileID, line: Int(siteLine)) }
 
     /// The registration's lifetime.
     package var scope: Scope {
         switch scopeTag {
         case .singleton: return .singleton
         case .weak: return .weak
-        case .transient, .custom, .asyncFactory, .arguments: return .transient // subclasses override this
+        case .transient, .custom, .asyncFactory, .arguments, .contextual: return .transient // subclasses override this
         }
     }
 
@@ -71,6 +73,22 @@ package class RegistrationRecord: @unchecked Sendable {
             }
         }
         return try _openExistential(type, do: resolve).get()
+    }
+
+    /// The registration a resolution uses now: this one, or for a key with context registrations
+    /// (``ContextualRecord``) the one of the active context, else the plain one (`nil`: none).
+    package var selected: RegistrationRecord? { self }
+
+    /// The context of ``selected`` (`nil`: the plain registration).
+    package var context: RegistrationContext? { nil }
+
+    /// The registrations of this key that do not apply now, by context (`nil`: the plain one).
+    package var inactiveContexts: [RegistrationContext?] { [] }
+
+    /// This registration as entries of its key: itself, made by write `sequence`, or a
+    /// ``ContextualRecord``'s entries.
+    func contextEntries(sequence: Int) -> [ContextualRecord.Entry] {
+        [ContextualRecord.Entry(context: nil, record: self, sequence: sequence)]
     }
 
     /// Whether only `resolveAsync` can build this registration (an async factory's).
@@ -144,6 +162,9 @@ package enum ScopeTag: UInt8, Sendable {
     /// A registration whose factory takes arguments (``ArgumentRecord``), whatever its lifetime:
     /// only a resolution passing arguments builds it.
     case arguments
+    /// A key with context registrations (``ContextualRecord``): the resolution picks the entry
+    /// that applies and resolves that.
+    case contextual
 }
 
 /// A singleton registration: the instance is kept in the record, guarded by the slot lock.

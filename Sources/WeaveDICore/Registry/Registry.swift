@@ -118,4 +118,20 @@ final class Registry: @unchecked Sendable {
         }
         return result.sorted { $0.sequence < $1.sequence }.map { ($0.slot, $0.record) }
     }
+
+    /// Every current registration with its context, a key with context registrations giving each
+    /// of its entries, in registration order.
+    func allEntries() -> [(slot: TypeSlot, record: RegistrationRecord, context: RegistrationContext?)] {
+        var result: [(slot: TypeSlot, entry: ContextualRecord.Entry)] = []
+        forEachSlot { slot in
+            slot.lock.withLock {
+                for (record, sequence) in slot.allRecordsWithSequence {
+                    for entry in record.contextEntries(sequence: sequence) { result.append((slot, entry)) }
+                }
+            }
+        }
+        return result.sorted { $0.entry.sequence < $1.entry.sequence }.map {
+            ($0.slot, $0.entry.record, $0.entry.context)
+        }
+    }
 }

@@ -19,6 +19,10 @@ struct SlotStorage {
     /// Positions in `named` by name, kept once a type has more than `indexThreshold` names, so
     /// thousands of names on one type stay constant to register and to look up (see ``NameIndex``).
     @usableFromInline var namedIndex: NameIndex?
+    /// Whether a context registration (``ContextualRecord``) was ever stored here (cleared by
+    /// `removeAll`): until then a registration or removal takes the plain path, with no look-up
+    /// more than before contexts existed.
+    var hasContexts: Bool
 
     /// Below this many names a linear walk beats hashing the name.
     @usableFromInline static var indexThreshold: Int { 16 }
@@ -50,6 +54,7 @@ struct SlotStorage {
         unnamedSequence = 0
         named = []
         namedIndex = nil
+        hasContexts = false
     }
 
     /// Distance between slots in the arena: one cache line, so two threads resolving different
@@ -246,6 +251,13 @@ struct TypeSlot {
         storage.pointee.namedIndex = index
     }
 
+    /// Whether a context registration was ever stored in the slot (since it was last emptied);
+    /// call with the lock held.
+    var hasContexts: Bool {
+        get { storage.pointee.hasContexts }
+        nonmutating set { storage.pointee.hasContexts = newValue }
+    }
+
     /// Sets every registration's resolution count back to zero; call with the lock held.
     func resetResolutionCounts() {
         lock.assertHeld()
@@ -272,6 +284,7 @@ struct TypeSlot {
         storage.pointee.unnamedResolutions = 0
         storage.pointee.named = []
         storage.pointee.namedIndex = nil
+        storage.pointee.hasContexts = false
         return records
     }
 }

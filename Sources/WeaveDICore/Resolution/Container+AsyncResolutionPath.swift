@@ -58,7 +58,24 @@ extension Container {
             lock.unlock()
             return try await resolveAsyncMissing(key: key, requester: requester)
         }
-        let record = found.takeUnretainedValue()
+        var record = found.takeUnretainedValue()
+        // A key with context registrations: the entry that applies now (its custom-scope cells
+        // are its own), or the parent's registration.
+        var cellSlot: UInt?
+        if record.scopeTag == .contextual {
+            let wrapper = record
+            guard let entry = unsafeDowncast(wrapper, to: ContextualRecord.self).selectedEntry else {
+                lock.unlock()
+                return try await resolveAsyncMissing(key: key, requester: requester)
+            }
+            record = entry.record
+            cellSlot = ContextualRecord.cellSlot(of: record, context: entry.context)
+            if !record.isAsync {
+                lock.unlock()
+                noteAsyncEdge(to: key, type: T.self)
+                return try resolve(record: wrapper, key: key, lock: lock, type: T.self, requester: requester)
+            }
+        }
         guard record.isAsync else {
             lock.unlock()
             noteAsyncEdge(to: key, type: T.self)
@@ -78,7 +95,7 @@ extension Container {
             return value
         }
         lock.unlock()
-        return try await resolveAsyncFactory(async, key: key, lock: lock, requester: requester)
+        return try await resolveAsyncFactory(async, key: key, lock: lock, requester: requester, cellSlot: cellSlot)
     }
 
     /// An async registration's instance, built or awaited (off the caller's actor: the factory is
@@ -96,7 +113,7 @@ extension Container {
         case .custom:
             return try await resolveScopedAsync(
                 record, key: key, slotLock: lock, requester: requester ?? self, cellSlot: cellSlot)
-        case .transient, .asyncFactory, .arguments:
+        case .transient, .asyncFactory, .arguments, .contextual:
             let taskID = AsyncResolutionPath.currentTaskID()
             let top = AsyncResolutionPath.openTop
             if let top { try await checkTransientPath(top, taskID: taskID, record: record, key: key, type: T.self) }

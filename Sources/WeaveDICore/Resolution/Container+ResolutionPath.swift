@@ -144,7 +144,52 @@ extension Container {
             throw DIError.asyncResolutionRequired(T.self, name: key.name)
         case .arguments:
             throw Container.argumentsRequired(record, type: T.self, name: key.name)
+        case .contextual:
+            return try resolveContextual(record, key: key, lock: lock, type: type, requester: requester)
         }
+    }
+
+    /// Resolves the entry of a key with context registrations that applies now (the active
+    /// context's, else the plain one), or, when none does, the parent's registration. Specialized
+    /// for `T` but out of line: only keys with a context registration come here, and the inlined
+    /// resolution path of every other key stays as it was.
+    @inlinable @inline(never)
+    func resolveContextual<T>(
+        _ record: RegistrationRecord, key: RegistryKey, lock: WordLock, type: T.Type, requester: Container?
+    ) throws(DIError) -> T {
+        guard let selection = Container.contextualSelection(record) else {
+            return try resolveMissing(T.self, key: key, requester: requester)
+        }
+        let chosen = selection.record
+        // `resolve(record:)`'s dispatch, for a plain record (an entry is never contextual itself).
+        switch chosen.scopeTag {
+        case .transient:
+            return try runFactory(chosen.factory.typed(as: T.self), key: key, type: type)
+        case .singleton:
+            let singleton = unsafeDowncast(chosen, to: SingletonRecord.self)
+            return try resolveShared(chosen, key: key) { (singleton, lock) }
+        case .weak:
+            let weak = unsafeDowncast(chosen, to: WeakRecord.self)
+            return try resolveShared(chosen, key: key) { (weak, lock) }
+        case .custom:
+            return try resolveScoped(
+                chosen, key: key, slotLock: lock, requester: requester ?? self, cellSlot: selection.cellSlot)
+        case .asyncFactory:
+            throw DIError.asyncResolutionRequired(T.self, name: key.name)
+        case .arguments:
+            throw Container.argumentsRequired(chosen, type: T.self, name: key.name)
+        case .contextual:
+            return try resolveMissing(T.self, key: key, requester: requester)
+        }
+    }
+
+    /// The entry of a key with context registrations (`record`, a ``ContextualRecord``) that
+    /// applies now, with the slot of its custom-scope cells; `nil` when none applies.
+    @usableFromInline
+    static func contextualSelection(_ record: RegistrationRecord) -> (record: RegistrationRecord, cellSlot: UInt?)? {
+        // The tag says the record is a `ContextualRecord`.
+        guard let entry = unsafeDowncast(record, to: ContextualRecord.self).selectedEntry else { return nil }
+        return (entry.record, ContextualRecord.cellSlot(of: entry.record, context: entry.context))
     }
 
     /// The failure of a resolution without arguments of a factory taking some.

@@ -8,7 +8,7 @@ extension DependencyGraph {
     public func dot() -> String {
         var lines = ["digraph WeaveDI {", "    rankdir=LR;", "    node [shape=box];"]
         for node in nodes {
-            var attributes = ["label=\"\(Self.dotEscaped(node.label))\\n\(node.scope ?? "missing")\""]
+            var attributes = ["label=\"\(Self.dotEscaped(node.label))\\n\(Self.dotEscaped(node.scopeCaption))\""]
             let tooltip = node.site.map { "\(node.typeName) at \($0)" } ?? "\(node.typeName) is not registered"
             attributes.append("tooltip=\"\(Self.dotEscaped(tooltip))\"")
             if !node.isRegistered { attributes.append(contentsOf: ["style=dashed", "color=red", "fontcolor=red"]) }
@@ -31,7 +31,7 @@ extension DependencyGraph {
     public func mermaid() -> String {
         var lines = ["graph LR"]
         for node in nodes {
-            let text = "\(Self.mermaidEscaped(node.label))<br/>\(Self.mermaidEscaped(node.scope ?? "missing"))"
+            let text = "\(Self.mermaidEscaped(node.label))<br/>\(Self.mermaidEscaped(node.scopeCaption))"
             lines.append("    \(node.id)[\"\(text)\"]\(node.isRegistered ? "" : ":::missing")")
         }
         for edge in edges {

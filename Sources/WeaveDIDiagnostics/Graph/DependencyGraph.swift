@@ -115,7 +115,12 @@ extension DependencyGraph {
                     id: id, typeName: entry.full, name: entry.key.name,
                     label: labelCounts[short, default: 0] > 1
                         ? DependencyGraph.label(entry.full, entry.key.name) : short,
-                    scope: entry.record?.scope.description, site: entry.record?.site))
+                    scope: entry.record?.scope.description, site: entry.record?.site,
+                    context: entry.record?.context?.description,
+                    inactiveContexts: entry.record.map { record in
+                        let inactive = record.inactiveContexts.map { $0?.description ?? "plain" }
+                        return inactive.isEmpty ? nil : inactive
+                    } ?? nil))
         }
         var edges: [Edge] = []
         for (pair, flag) in flags {
@@ -157,22 +162,44 @@ extension DependencyGraph {
         /// Where it was registered, if it is.
         public let site: RegistrationSite?
 
+        /// The context of the registration the node stands for, when it is a context registration
+        /// (`register(_:in:…)`) that applies now (`test`, `preview`, `argument(-mock)`); `nil` for
+        /// a plain registration.
+        public let context: String?
+        /// The other registrations of the key, which do not apply now, by context (`plain` for the
+        /// plain registration); `nil` when there is none.
+        public let inactiveContexts: [String]?
+
         /// A node; `scope` `nil` marks a type that is not registered.
-        public init(id: String, typeName: String, name: String?, label: String, scope: String?, site: RegistrationSite?)
-        {
+        public init(
+            id: String, typeName: String, name: String?, label: String, scope: String?, site: RegistrationSite?,
+            context: String? = nil, inactiveContexts: [String]? = nil
+        ) {
             self.id = id
             self.typeName = typeName
             self.name = name
             self.label = label
             self.scope = scope
             self.site = site
+            self.context = context
+            self.inactiveContexts = inactiveContexts
         }
 
         /// Whether the type (and name) is registered.
         public var isRegistered: Bool { scope != nil }
 
-        /// The label with its scope, or "missing": `Cache["images"] (singleton)`.
-        var caption: String { "\(label) (\(scope ?? "missing"))" }
+        /// The scope, the context that applies and the inactive ones, or "missing":
+        /// `singleton, context test (inactive: plain)`.
+        var scopeCaption: String {
+            guard let scope else { return "missing" }
+            var text = scope
+            if let context { text += ", context \(context)" }
+            if let inactiveContexts { text += " (inactive: \(inactiveContexts.joined(separator: ", ")))" }
+            return text
+        }
+
+        /// The label with its scope (and context), or "missing": `Cache["images"] (singleton)`.
+        var caption: String { "\(label) (\(scopeCaption))" }
     }
 }
 

@@ -28,6 +28,12 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// no validation can build them without arguments, so they are listed here, not built. What
     /// they resolve is checked when something that is built resolves them. Not counted as problems.
     public internal(set) var unbuiltArgumentRegistrations: [String] = []
+    /// Registrations that do not apply while this validation ran, so were not built: context
+    /// registrations (`register(_:in:…)`) whose context is not active (`"APIClient in context
+    /// preview"`), and a plain registration that an active context's replaces (`"APIClient
+    /// (plain)"`). Validation builds what applies for the validating task; validate inside
+    /// `Container.withContexts` to check another context. Not counted as problems.
+    public internal(set) var inactiveContextRegistrations: [String] = []
     /// Factories that resolved from a container other than the validated one: a parent they
     /// captured, or `Container.shared` (through `UnifiedDI`, a property wrapper or a `Factory` key)
     /// while another container is validated. What they resolved there was checked there, as the app
@@ -66,6 +72,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         section("Other failures", otherFailures.map(\.description))
         section("Not built (async factories; use validateAsync())", unbuiltAsyncRegistrations)
         section("Not built (factories taking arguments)", unbuiltArgumentRegistrations)
+        section("Not built (contexts not active)", inactiveContextRegistrations)
         section("Resolved outside the validated container", outsideResolutions.map(\.description))
         return lines.joined(separator: "\n")
     }

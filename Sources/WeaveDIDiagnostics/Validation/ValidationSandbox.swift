@@ -141,7 +141,7 @@ extension ValidationSandbox {
         // A factory taking arguments cannot be built without them: it is listed, not built. An
         // autowired one missing a parameter is reported from its record, not built.
         let roots = registrations.filter {
-            !$0.record.isAsync && $0.record.argumentTypes.isEmpty && !lacksAutowiredParameter($0)
+            !$0.applying.isAsync && $0.applying.argumentTypes.isEmpty && !lacksAutowiredParameter($0)
         }
         for root in roots {
             if let failure = resolve(root), !failure.collected {
@@ -150,8 +150,8 @@ extension ValidationSandbox {
             }
         }
         var report = report(validatedCount: roots.count)
-        report.unbuiltAsyncRegistrations = registrations.filter(\.record.isAsync).map(\.record.displayName).sorted()
-        report.unbuiltArgumentRegistrations = registrations.filter { !$0.record.argumentTypes.isEmpty }
+        report.unbuiltAsyncRegistrations = registrations.filter(\.applying.isAsync).map(\.record.displayName).sorted()
+        report.unbuiltArgumentRegistrations = registrations.filter { !$0.applying.argumentTypes.isEmpty }
             .map(\.record.displayName).sorted()
         return report
     }
@@ -159,14 +159,14 @@ extension ValidationSandbox {
     /// Resolves every registration once, async factories included (awaited), and reports
     /// everything that went wrong.
     func validateAllAsync() async -> ValidationReport {
-        let roots = registrations.filter { $0.record.argumentTypes.isEmpty && !lacksAutowiredParameter($0) }
+        let roots = registrations.filter { $0.applying.argumentTypes.isEmpty && !lacksAutowiredParameter($0) }
         for root in roots {
             if let failure = await resolveAsync(root), !failure.collected {
                 collector.collect(failure.error, dependent: nil)
             }
         }
         var report = report(validatedCount: roots.count)
-        report.unbuiltArgumentRegistrations = registrations.filter { !$0.record.argumentTypes.isEmpty }
+        report.unbuiltArgumentRegistrations = registrations.filter { !$0.applying.argumentTypes.isEmpty }
             .map(\.record.displayName).sorted()
         return report
     }
@@ -174,8 +174,8 @@ extension ValidationSandbox {
     /// Whether `registration` is autowired and a parameter type of its initializer is not
     /// registered: its factory would fail, so it is not built (the report names the parameter).
     func lacksAutowiredParameter(_ registration: ChainedRegistration) -> Bool {
-        registration.record.isAutowired
-            && registration.record.declaredDependencies.contains {
+        registration.applying.isAutowired
+            && registration.applying.declaredDependencies.contains {
                 !container.isRegistered(key: RegistryKey(anyType: $0))
             }
     }
@@ -257,7 +257,7 @@ extension ValidationSandbox {
                     dependent: registration.record.displayName, site: registration.record.site,
                     type: dependency, name: nil, requested: false, declared: true,
                     similar: container.similarRegistrations(to: dependency, name: nil),
-                    autowired: registration.record.isAutowired)
+                    autowired: registration.applying.isAutowired)
             }
         }
 
@@ -286,6 +286,13 @@ extension ValidationSandbox {
             failingFactories: failing.sorted { $0.typeName < $1.typeName },
             otherFailures: other,
             graph: DependencyGraph(registrations: all, recorded: edges))
+        // Context registrations that do not apply now were not built (nor the plain registration
+        // a context registration replaces): listed, with the context each needs.
+        report.inactiveContextRegistrations = all.flatMap { registration in
+            registration.record.inactiveContexts.map { context in
+                "\(registration.record.displayName) \(context.map { "in context \($0)" } ?? "(plain)")"
+            }
+        }.sorted()
         report.outsideResolutions = collector.allReaches.compactMap { reach in
             names[reach.container].map { ValidationReport.OutsideResolution(dependent: reach.dependent, container: $0) }
         }
