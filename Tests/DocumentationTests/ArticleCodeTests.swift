@@ -51,8 +51,8 @@ import Testing
         return peerLabels.contains(label) ? label : nil
     }
 
-    /// Every other library's block is followed by the WeaveDI code that replaces it: a snippet
-    /// compiled now (Migration, SwiftDependencies) or one waiting for its feature (MigrationPending).
+    /// Every other library's block is followed by the WeaveDI code that replaces it: a compiled
+    /// snippet (Migration, SwiftDependencies).
     @Test func migrationArticlePairsEachPeerBlockWithASnippet() throws {
         let text = try String(
             contentsOf: Self.catalog.appendingPathComponent(Self.migrationArticle), encoding: .utf8)
@@ -75,7 +75,7 @@ import Testing
         #expect(labels.values.reduce(0, +) >= 20)
 
         // Every slice of the migration snippets is shown.
-        for file in ["Migration", "MigrationPending"] {
+        for file in ["Migration"] {
             let source = try String(
                 contentsOf: Self.root.appendingPathComponent("Snippets/\(file).swift"), encoding: .utf8)
             let slices = source.components(separatedBy: "// snippet.").dropFirst()

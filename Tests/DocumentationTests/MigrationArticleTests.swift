@@ -3,7 +3,7 @@ import Testing
 import WeaveDI
 
 // Runs the WeaveDI side of "Migrating to WeaveDI": Snippets/Migration.swift, compiled into this
-// target as MigrationArticle.swift, and (once its features are merged) MigrationPending.swift.
+// target as MigrationArticle.swift.
 
 /// A key with the custom scope the Factory table maps `.scope(.session)` to.
 enum MigrationTestKeys {
@@ -262,43 +262,41 @@ struct MigrationArticleTests {
     }
 }
 
-#if WEAVEDI_PENDING_FEATURES
-    @Suite("Migrating to WeaveDI: the rows that need the graph scope, autowiring, contexts and parameter keys")
-    struct MigrationPendingArticleTests {
-        @Test("graph: one unit of work per outermost resolution")
-        func graphScope() throws {
-            let container = WeaveDI.Container()
-            registerCheckout(in: container)
-            let first = try container.resolveOrThrow(CheckoutService.self)
-            let second = try container.resolveOrThrow(CheckoutService.self)
-            #expect(first.orders.unitOfWork === first.invoices.unitOfWork)
-            #expect(first.orders.unitOfWork !== second.orders.unitOfWork)
-        }
+@Suite("Migrating to WeaveDI: the graph scope, autowiring, contexts and parameter keys")
+struct MigrationNewFeatureRowsTests {
+    @Test("graph: one unit of work per outermost resolution")
+    func graphScope() throws {
+        let container = WeaveDI.Container()
+        registerCheckout(in: container)
+        let first = try container.resolveOrThrow(CheckoutService.self)
+        let second = try container.resolveOrThrow(CheckoutService.self)
+        #expect(first.orders.unitOfWork === first.invoices.unitOfWork)
+        #expect(first.orders.unitOfWork !== second.orders.unitOfWork)
+    }
 
-        @Test("autowiring: the initializer's parameters are resolved")
-        func autowiring() throws {
-            let container = WeaveDI.Container()
-            registerProfile(in: container)
-            let first = try container.resolveOrThrow((any ProfileService).self)
-            let second = try container.resolveOrThrow((any ProfileService).self)
-            #expect(first.store is DiskProfileStore)
-            #expect(identical(first.store, second.store))
-        }
+    @Test("autowiring: the initializer's parameters are resolved")
+    func autowiring() throws {
+        let container = WeaveDI.Container()
+        registerProfile(in: container)
+        let first = try container.resolveOrThrow((any ProfileService).self)
+        let second = try container.resolveOrThrow((any ProfileService).self)
+        #expect(first.store is DiskProfileStore)
+        #expect(identical(first.store, second.store))
+    }
 
-        @Test("contexts: under a test runner the .test registration and .onTest are chosen")
-        func contexts() async {
-            let container = WeaveDI.Container()
-            registerTelemetry(in: container)
-            #expect(container.resolve((any Telemetry).self)?.kind == "silent")
-            WeaveDI.Container.withShared(WeaveDI.Container()) {
-                configureTelemetryContexts()
-                #expect(WeaveDI.Container.telemetry().kind == "silent")
-            }
-        }
-
-        @Test("a parameter key passes its parameter")
-        func parameterFactory() {
-            #expect(orderDetail("42").orderID == "42")
+    @Test("contexts: under a test runner the .test registration and .onTest are chosen")
+    func contexts() async {
+        let container = WeaveDI.Container()
+        registerTelemetry(in: container)
+        #expect(container.resolve((any Telemetry).self)?.kind == "silent")
+        WeaveDI.Container.withShared(WeaveDI.Container()) {
+            configureTelemetryContexts()
+            #expect(WeaveDI.Container.telemetry().kind == "silent")
         }
     }
-#endif
+
+    @Test("a parameter key passes its parameter")
+    func parameterFactory() {
+        #expect(orderDetail("42").orderID == "42")
+    }
+}

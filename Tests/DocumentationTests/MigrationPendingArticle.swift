@@ -1,1 +1,0 @@
-../../Snippets/MigrationPending.swift
