@@ -295,6 +295,25 @@ struct AutowiringTests {
         #expect(try await parent.resolveAsync(AWConsumer.self).api.id == 1)
     }
 
+    @Test func validatingAChildBuildsAParentsAutowiredRegistrationThroughTheChild() async throws {
+        // What `child.resolve` does, `child.validate()` checks: the parameter the child provides
+        // is found, and the parent alone still lacks it.
+        let parent = Container()
+        parent.register(AWConsumer.self, initializer: AWConsumer.init(api:))
+        parent.registerAsync(AWConsumer.self, name: "async", initializer: AWConsumer.init(api:))
+        let child = Container(parent: parent)
+        child.register(AWAPI.self) { AWAPIImpl(id: 2) }
+        #expect(try child.resolveOrThrow(AWConsumer.self).api.id == 2)
+        #expect(try await child.resolveAsync("async", AWConsumer.self).api.id == 2)
+        #expect(child.validate().missingDependencies.isEmpty)
+        #expect(await child.validateAsync().missingDependencies.isEmpty)
+        #expect(parent.validate().missingDependencies.contains { $0.missingType == AWAPI.self })
+        #expect(await parent.validateAsync().missingDependencies.contains { $0.missingType == AWAPI.self })
+        // The health check builds it as the checked container would, too.
+        let health = await child.checkHealth(timeout: 5)
+        #expect(!health.values.contains { if case .unhealthy = $0 { true } else { false } })
+    }
+
     @Test func aMissingParameterIsReportedByValidateWithoutBuildingAnything() throws {
         let container = Container()
         container.register(AWAPI.self) { AWAPIImpl() }
