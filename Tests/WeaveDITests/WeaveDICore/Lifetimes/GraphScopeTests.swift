@@ -410,6 +410,34 @@ struct GraphScopeTests {
         #expect(try container.resolveOrThrow(GSRoot.self).shares)
     }
 
+    @Test func aResolveAllMadeOutsideAFactoryResolvesEachContributionInItsOwnGraph() throws {
+        // As the article states: each contribution is then an outermost resolution of its own.
+        let container = Container()
+        container.register(GSNode.self, scope: .graph) { GSNode() }
+        container.register(into: GSPlugin.self) { GSPluginImpl(node: try container.resolveOrThrow(GSNode.self)) }
+        container.register(into: GSPlugin.self) { GSPluginImpl(node: try container.resolveOrThrow(GSNode.self)) }
+        let plugins = try container.resolveAllOrThrow(GSPlugin.self)
+        #expect(plugins.count == 2)
+        #expect(plugins[0].node !== plugins[1].node)
+    }
+
+    @Test func workAFactoryHandsToAnotherThreadStartsANewGraphThere() throws {
+        let container = Container()
+        container.register(GSNode.self, scope: .graph) { GSNode() }
+        container.register(GSRoot.self) {
+            let left = GSLeft(node: try container.resolveOrThrow(GSNode.self))
+            let elsewhere = Locked<GSNode?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                elsewhere.withLock { $0 = container.resolve(GSNode.self) }
+                done.signal()
+            }
+            done.wait()
+            return GSRoot(left: left, right: GSRight(node: try #require(elsewhere.withLock { $0 })))
+        }
+        #expect(try !container.resolveOrThrow(GSRoot.self).shares)
+    }
+
     // MARK: Cycles, validation, the graph export
 
     @Test func aCycleThroughAGraphScopedTypeIsReportedWithItsPath() {
