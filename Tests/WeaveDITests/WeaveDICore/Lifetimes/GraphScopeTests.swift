@@ -438,6 +438,21 @@ struct GraphScopeTests {
         #expect(try !container.resolveOrThrow(GSRoot.self).shares)
     }
 
+    @Test func anInjectedKeyResolvingAGraphScopedTypeComputesItOnEveryRead() async {
+        // Each read is an outermost resolution: its graph instance is not kept as the default.
+        let container = Container()
+        container.register(GSNode.self, scope: .graph) { GSNode() }
+        let serials = await Container.withShared(container) {
+            [
+                InjectedValues.current[GSNodeThroughKey.self]?.serial,
+                InjectedValues.current[GSNodeThroughKey.self]?.serial,
+                InjectedValues.current.gsNodeThroughKey?.serial,
+            ]
+        }
+        #expect(serials.allSatisfy { $0 != nil })
+        #expect(Set(serials).count == 3, "\(serials)")
+    }
+
     // MARK: Cycles, validation, the graph export
 
     @Test func aCycleThroughAGraphScopedTypeIsReportedWithItsPath() {
@@ -544,5 +559,17 @@ struct GraphScopeTests {
             #expect(injected != nil)
             #expect(injected !== owner.root.left.node, "@Inject's first read was an outermost resolution of its own")
         }
+    }
+}
+
+/// An `InjectedKey` whose value resolves a graph-scoped type, as apps write one.
+private struct GSNodeThroughKey: InjectedKey {
+    static var liveValue: GSNode? { Container.shared.resolve(GSNode.self) }
+}
+
+extension InjectedValues {
+    fileprivate var gsNodeThroughKey: GSNode? {
+        get { self[GSNodeThroughKey.self] }
+        set { self[GSNodeThroughKey.self] = newValue }
     }
 }
