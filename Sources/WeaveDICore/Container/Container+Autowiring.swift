@@ -26,7 +26,9 @@ extension Container {
     /// registered without building the registration. Each parameter is resolved unnamed, through
     /// the container the resolution was asked of (a child container's override applies to an
     /// autowired registration made in its parent). A shared lifetime builds its instance once,
-    /// through the container whose resolution built it.
+    /// through the container whose resolution built it. An optional parameter (`Cache?`) is
+    /// resolved as the type `Cache?`: register that type itself, a `Cache` registration does
+    /// not satisfy it.
     ///
     /// A parameter that cannot be resolved fails the resolution with that parameter's
     /// ``DIError`` (``DIError/dependencyNotFound(_:name:similar:)`` for a missing one, as a

@@ -81,18 +81,27 @@ extension ChainedRegistration {
     package var applying: RegistrationRecord { record.selected ?? record }
 
     /// Resolves this registration in its owner, counted like any resolution (Factory-key
-    /// registrations included, which have no type to resolve by).
-    package func resolve() throws(DIError) -> Any {
+    /// registrations included, which have no type to resolve by), as `requester` (a child of the
+    /// owner, or the owner) resolving it would: an autowired factory of a parent resolves its
+    /// parameters through the child that asked, as in the app.
+    package func resolve(asking requester: Container? = nil) throws(DIError) -> Any {
         try owner.ensureAutoRegistered()
         slot.lock.withLock { _ = slot.findCountingResolution(named: record.name) }
-        return try record.resolveErased(in: owner, key: key, slot: slot)
+        guard let requester, requester !== owner else {
+            return try record.resolveErased(in: owner, key: key, slot: slot)
+        }
+        let delegation = ThreadStack.current.delegate(to: requester)
+        defer { delegation.end() }
+        return try record.resolveErased(in: owner, key: key, slot: slot, requester: requester)
     }
 
-    /// Resolves this registration in its owner with `await` (an async factory's too).
-    package func resolveAsync() async throws -> Any {
+    /// Resolves this registration in its owner with `await` (an async factory's too), as
+    /// `requester` resolving it would (see ``resolve(asking:)``).
+    package func resolveAsync(asking requester: Container? = nil) async throws -> Any {
         try owner.ensureAutoRegistered()
+        let requester = requester === owner ? nil : requester
         func open<T>(_: T.Type) async throws -> Any {
-            let value: T = try await owner.resolveAsyncCore(key: key, requester: nil)
+            let value: T = try await owner.resolveAsyncCore(key: key, requester: requester)
             return value
         }
         return try await open(record.type)

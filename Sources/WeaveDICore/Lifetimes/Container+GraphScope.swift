@@ -37,6 +37,8 @@ extension Container {
             throw DIError.circularDependency(
                 path: threadStack.object.cyclePath(from: index, closingWith: T.self, name: key.name))
         }
+        // An `InjectedValues` default computing this is not kept (see `scopedResolutions`).
+        threadStack.object.scopedResolutions &+= 1
         let graph = threadStack.object.currentGraph()
         var replaced: InstanceCell?
         graph.lock.lock()

@@ -34,6 +34,10 @@ public struct Scope: Hashable, Sendable, CustomStringConvertible {
     /// - *One graph per outermost resolution.* The graph starts with a resolution made while no
     ///   factory runs on the thread (or in the task), and its instances are released when that
     ///   resolution returns or throws: nothing keeps them but what the resolved objects hold.
+    ///   A `resolveAll` made outside a factory resolves each contribution as an outermost
+    ///   resolution of its own, so contributions share no graph instance; made inside a factory,
+    ///   it shares that factory's graph. A factory that hands work to another thread (a
+    ///   `DispatchQueue`) starts a new graph there.
     /// - *Across async factories.* Async factories of one `resolveAsync`, and the child tasks of
     ///   `async let` and task groups inside them, share the graph of the outermost async factory.
     ///   A `Task {}` started inside a factory inherits its task-local values, so it cannot be

@@ -456,9 +456,11 @@ extension Container {
         throws(DIError) -> ScopeInstance
     {
         let scope = record.scope
+        // Counted for graphs too: an `InjectedValues` default that resolved a graph instance is
+        // its reader's outermost resolution's, so it is not kept.
+        ResolutionStack.current.scopedResolutions &+= 1
         if scope.isGraph { return currentGraph() }
         let name = scope.name
-        ResolutionStack.current.scopedResolutions &+= 1
         let bindings = ScopeBinding.bound
         if !bindings.isEmpty, let instance = ScopeBinding.instance(of: name, for: requester, in: bindings) {
             if instance === previous { throw DIError.scopeEnded(scope: name, type: record.type) }

@@ -45,7 +45,7 @@ package final class ResolutionStack {
     @usableFromInline let header: UnsafeMutablePointer<ThreadStack.Header>
     /// Named edges this thread recorded lately (few: named nested resolutions are rare).
     @exclusivity(unchecked) var recentNamedEdges: [NamedEdge] = []
-    /// How many resolutions on this thread chose a scope instance (see
+    /// How many resolutions on this thread chose a scope instance or a graph (see
     /// `Container.scopeInstance(for:requester:previous:)`): an `InjectedValues` default whose
     /// computation changed it depends on the scope instance current for its reader, so it is not
     /// kept.

@@ -22,7 +22,7 @@ extension Container {
                 let service = registration.record.displayName
                 group.addTask {
                     let status = await HealthCheckRace.run(service: service, timeout: timeout) {
-                        await Container.check(registration)
+                        await Container.check(registration, asking: self)
                     }
                     return (service, status)
                 }
@@ -35,12 +35,13 @@ extension Container {
         }
     }
 
-    /// Resolves the registration and checks it, if it is health-checkable.
-    private static func check(_ registration: ChainedRegistration) async -> HealthStatus? {
+    /// Resolves the registration as `requester` (the checked container) would, and checks it, if
+    /// it is health-checkable.
+    private static func check(_ registration: ChainedRegistration, asking requester: Container) async -> HealthStatus? {
         let service: Any
         do {
             // With `await`: registrations with an async factory are checked like the others.
-            service = try await registration.resolveAsync()
+            service = try await registration.resolveAsync(asking: requester)
         } catch let error as DIError {
             return .unhealthy(error: registration.owner.report(error, thrown: true))
         } catch let reported as ReportedAsyncFailure {

@@ -82,7 +82,7 @@ final class ValidationSandbox {
     func resolve(_ registration: ChainedRegistration) -> (error: DIError, collected: Bool)? {
         isolated { () -> (error: DIError, collected: Bool)? in
             do throws(DIError) {
-                _ = try registration.resolve()
+                _ = try registration.resolve(asking: container)
                 return nil
             } catch {
                 return (error, ResolutionStack.current.takePropagated(error))
@@ -96,7 +96,7 @@ final class ValidationSandbox {
         await source.divertResolutionsAsync(to: sandboxes, sink: collector) {
             () async -> (error: DIError, collected: Bool)? in
             do {
-                _ = try await registration.resolveAsync()
+                _ = try await registration.resolveAsync(asking: container)
                 return nil
             } catch let error as DIError {
                 return (error, collector.all.contains { $0.error.isSameFailure(as: error) })

@@ -58,6 +58,11 @@ private final class AWConsumer: Sendable {
     init(api: any AWAPI) { self.api = api }
 }
 
+private final class AWOptionalConsumer: Sendable {
+    let api: (any AWAPI)?
+    init(api: (any AWAPI)?) { self.api = api }
+}
+
 private struct AWInvalidKey: Error {}
 private final class AWKeyed: Sendable {
     init(api: any AWAPI) throws { throw AWInvalidKey() }
@@ -293,6 +298,45 @@ struct AutowiringTests {
         #expect(try await child.resolveAsync(AWConsumer.self).api.id == 2)
         #expect(try await child.resolveAsync("sync", AWConsumer.self).api.id == 2)
         #expect(try await parent.resolveAsync(AWConsumer.self).api.id == 1)
+    }
+
+    @Test func validatingAChildBuildsAParentsAutowiredRegistrationThroughTheChild() async throws {
+        // What `child.resolve` does, `child.validate()` checks: the parameter the child provides
+        // is found, and the parent alone still lacks it.
+        let parent = Container()
+        parent.register(AWConsumer.self, initializer: AWConsumer.init(api:))
+        parent.registerAsync(AWConsumer.self, name: "async", initializer: AWConsumer.init(api:))
+        let child = Container(parent: parent)
+        child.register(AWAPI.self) { AWAPIImpl(id: 2) }
+        #expect(try child.resolveOrThrow(AWConsumer.self).api.id == 2)
+        #expect(try await child.resolveAsync("async", AWConsumer.self).api.id == 2)
+        #expect(child.validate().missingDependencies.isEmpty)
+        #expect(await child.validateAsync().missingDependencies.isEmpty)
+        #expect(parent.validate().missingDependencies.contains { $0.missingType == AWAPI.self })
+        #expect(await parent.validateAsync().missingDependencies.contains { $0.missingType == AWAPI.self })
+        // The health check builds it as the checked container would, too.
+        let health = await child.checkHealth(timeout: 5)
+        #expect(!health.values.contains { if case .unhealthy = $0 { true } else { false } })
+    }
+
+    @Test func anOptionalParameterIsResolvedAsTheOptionalType() throws {
+        // As the article states: `AWAPI?` is its own registration key; an `AWAPI` registration
+        // does not satisfy it, and the error and `validate()` say so, naming the look-alike.
+        let container = Container()
+        container.register(AWAPI.self) { AWAPIImpl(id: 1) }
+        container.register(AWOptionalConsumer.self, initializer: AWOptionalConsumer.init(api:))
+        #expect {
+            try container.resolveOrThrow(AWOptionalConsumer.self)
+        } throws: { error in
+            guard case .dependencyNotFound(let type, nil, let similar) = error as? DIError else { return false }
+            return type == Optional<any AWAPI>.self && similar == ["WeaveDITests.AWAPI"]
+        }
+        let missing = container.validate().missingDependencies
+        #expect(missing.contains { $0.missingType == Optional<any AWAPI>.self && $0.similar == ["WeaveDITests.AWAPI"] })
+        // Registering the optional type itself is what satisfies it (here: `nil` when none).
+        container.register((any AWAPI)?.self) { container.resolve(AWAPI.self) }
+        #expect(try container.resolveOrThrow(AWOptionalConsumer.self).api?.id == 1)
+        #expect(container.validate().isValid)
     }
 
     @Test func aMissingParameterIsReportedByValidateWithoutBuildingAnything() throws {

@@ -410,6 +410,49 @@ struct GraphScopeTests {
         #expect(try container.resolveOrThrow(GSRoot.self).shares)
     }
 
+    @Test func aResolveAllMadeOutsideAFactoryResolvesEachContributionInItsOwnGraph() throws {
+        // As the article states: each contribution is then an outermost resolution of its own.
+        let container = Container()
+        container.register(GSNode.self, scope: .graph) { GSNode() }
+        container.register(into: GSPlugin.self) { GSPluginImpl(node: try container.resolveOrThrow(GSNode.self)) }
+        container.register(into: GSPlugin.self) { GSPluginImpl(node: try container.resolveOrThrow(GSNode.self)) }
+        let plugins = try container.resolveAllOrThrow(GSPlugin.self)
+        #expect(plugins.count == 2)
+        #expect(plugins[0].node !== plugins[1].node)
+    }
+
+    @Test func workAFactoryHandsToAnotherThreadStartsANewGraphThere() throws {
+        let container = Container()
+        container.register(GSNode.self, scope: .graph) { GSNode() }
+        container.register(GSRoot.self) {
+            let left = GSLeft(node: try container.resolveOrThrow(GSNode.self))
+            let elsewhere = Locked<GSNode?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                elsewhere.withLock { $0 = container.resolve(GSNode.self) }
+                done.signal()
+            }
+            done.wait()
+            return GSRoot(left: left, right: GSRight(node: try #require(elsewhere.withLock { $0 })))
+        }
+        #expect(try !container.resolveOrThrow(GSRoot.self).shares)
+    }
+
+    @Test func anInjectedKeyResolvingAGraphScopedTypeComputesItOnEveryRead() async {
+        // Each read is an outermost resolution: its graph instance is not kept as the default.
+        let container = Container()
+        container.register(GSNode.self, scope: .graph) { GSNode() }
+        let serials = await Container.withShared(container) {
+            [
+                InjectedValues.current[GSNodeThroughKey.self]?.serial,
+                InjectedValues.current[GSNodeThroughKey.self]?.serial,
+                InjectedValues.current.gsNodeThroughKey?.serial,
+            ]
+        }
+        #expect(serials.allSatisfy { $0 != nil })
+        #expect(Set(serials).count == 3, "\(serials)")
+    }
+
     // MARK: Cycles, validation, the graph export
 
     @Test func aCycleThroughAGraphScopedTypeIsReportedWithItsPath() {
@@ -516,5 +559,17 @@ struct GraphScopeTests {
             #expect(injected != nil)
             #expect(injected !== owner.root.left.node, "@Inject's first read was an outermost resolution of its own")
         }
+    }
+}
+
+/// An `InjectedKey` whose value resolves a graph-scoped type, as apps write one.
+private struct GSNodeThroughKey: InjectedKey {
+    static var liveValue: GSNode? { Container.shared.resolve(GSNode.self) }
+}
+
+extension InjectedValues {
+    fileprivate var gsNodeThroughKey: GSNode? {
+        get { self[GSNodeThroughKey.self] }
+        set { self[GSNodeThroughKey.self] = newValue }
     }
 }
