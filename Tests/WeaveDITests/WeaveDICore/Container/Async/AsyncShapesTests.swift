@@ -386,9 +386,12 @@ struct AsyncShapesTests {
             }
             expectCycle(
                 await failure { _ = try await container.resolveAsync(BuildsA.self) }, through: ["BuildsA", "BuildsB"])
-            await eventually { background.all.count == 1 }
+            // The first `Task {}` hears of the cycle. (One that runs only after both builds
+            // failed resolves B afresh, runs A's factory again and starts one more: each of
+            // those hears of the cycle too.)
+            await eventually { !background.all.isEmpty }
             #expect(deadlinesPassed(through: ["BuildsA", "BuildsB"]).isEmpty)
-            #expect(background.all.first?.description.hasPrefix("Circular dependency") == true)
+            #expect(background.all.allSatisfy { $0.description.hasPrefix("Circular dependency") })
         }
     }
 
