@@ -10,7 +10,7 @@ private final class StressB: Sendable {}
 
 // The shape of `AsyncShapesTests.cycleThroughATaskThatBuildsIsProvenAtOnce`, looped: each round
 // has its own deadline, so a stuck round is a failure that says what waits, not a hang.
-@Suite("Async cycle stress")
+@Suite("Async cycle stress", .capturesLog)
 struct AsyncCycleStressTests {
     /// A's factory starts a `Task {}` that resolves B and resolves B itself; B needs A. Whichever
     /// task builds B, every task hears of the cycle, and once they have, no build of A or B runs
