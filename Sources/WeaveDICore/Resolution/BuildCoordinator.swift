@@ -469,7 +469,8 @@ package final class BuildCoordinator: @unchecked Sendable {
             mutex.withLock { graph in
                 graph.waits.map { waiter, ticket in
                     let owner = graph.waits[ticket.owner].map { "waits for \($0.job.displayName)" } ?? "runs"
-                    let deadline = graph.deadlines[waiter].map { "deadline, \($0.deferrals) deferrals" } ?? "no deadline"
+                    let deadline =
+                        graph.deadlines[waiter].map { "deadline, \($0.deferrals) deferrals" } ?? "no deadline"
                     return "\(waiter) -> \(ticket.job.displayName) (owner \(owner); \(deadline))"
                 }
             }
