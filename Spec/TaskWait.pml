@@ -34,6 +34,9 @@
  *                                      (inherited.first), the names outermost first (waiterPath)
  * label CALL                           resolveSharedAsync / checkTransientPath: checkOwnPath --
  *                                      the key on an own frame is a proven cycle, at once
+ * label OWNMARK                        BuildCoordinator.markProvenCycle, under M: the builds of
+ *                                      the own frames on that cycle are marked (their frames'
+ *                                      provenCycle; here kprov of their tickets)
  * label LOOP (one atomic step)         SharedInstanceStep / InstanceStorage.nextStep under the
  *                                      slot lock: built -> value; building -> wait for the
  *                                      ticket; empty -> a ticket naming a new frame, build
@@ -110,6 +113,10 @@
  *                           code): a failed build hands it to its waiters (finding 8).
  * -DSTOP_AT_CLOSED          the path ends at the first closed frame (the previous model): a
  *                           Task {} awaited through its handle hangs (task_handle_cycle).
+ * -DOWN_CYCLE_UNMARKED      checkOwnPath marks nothing (the previous code): a build that fails
+ *                           on a cycle its owner proved on its own path lets its waiters look
+ *                           again; a Task {} its factory started builds it again, and starts
+ *                           another (P7; the endless retries of cycleThroughATaskThatBuilds).
  * -DNO_MEMORY               no remembered cycles: each retry of a build that failed on a
  *                           possible cycle waits for a deadline of its own (P6).
  * Limits (not faults; documented runs, README "Findings"):
@@ -158,6 +165,9 @@
  *       way at most once and then ends before its deadline passes again), and a run has at
  *       most maxDeadlines waits ended by a deadline (`withinDeadlines`; where the
  *       configuration sets it).
+ *   P7  Own cycles handed on. A build that fails on a cycle its owner task proved on its own
+ *       path (CALL: checkOwnPath) hands that cycle to its waiters (`ownHanded`), as a build a
+ *       wait proved a cycle through does: they would only form it again.
  *   Also: a waiter's edge always points at an open ticket (Monitor), the chain of definite
  *   edges never loops (`chainAcyclic`), tables never overflow, M is released by its holder.
  *
@@ -235,7 +245,10 @@ byte nextT = 1;
 byte kframe[MAXT];                /* ticket.frame (its owner is fowner[kframe[k]])             */
 bool finished[MAXT];              /* guarded by M                                              */
 byte kfail[MAXT];                 /* ticket.failure: E_CYC or 0                                */
-bool kprov[MAXT];                 /* ticket.provenCycle != nil (cycleError marked it)          */
+bool kprov[MAXT];                 /* ticket.provenCycle != nil (cycleError marked it), or      */
+                                  /* ticket.frame.provenCycle != nil (checkOwnPath marked it)  */
+bool kownc[MAXT];                 /* ghost: the build is on a cycle its owner task's own path   */
+                                  /* proved (CALL); a failure must hand the cycle on (P7)      */
 int kpos[MAXT];                   /* ticket.possibleCycle: the signature expire marked, or 0   */
 byte waiters[MAXT];               /* bit set of registered waiters, guarded by M               */
 bool pend[MAXT];                  /* ghost: the frame closed and finish is on its way          */
@@ -286,7 +299,7 @@ hidden byte wCh[MAXT], dfrom[MAXT], dstk[MAXT];
 hidden byte sq[MAXP + MAXT];
 hidden byte cycleIsDeclared, cycleIsReal, cycleIsHanded, cycleIsRemembered, oneRun, oneBuild;
 hidden byte sameValue, chainAcyclic, allSucceeded, provenAtOnce, reportedAtOnce, expected;
-hidden byte withinFires, withinDeadlines;
+hidden byte withinFires, withinDeadlines, ownHanded;
 
 #ifdef TRACE
 #define TR(x) x                 /* `spin -t -DTRACE`: the trail's events, one line each        */
@@ -701,7 +714,9 @@ inline finishK(K, FAILURE) {
         gi++
     :: else -> break
     od;
-    waiters[K] = 0; gi = 0
+    waiters[K] = 0; gi = 0;
+    /* P7: a build that fails on a cycle its owner's own path proved hands the cycle on */
+    ownHanded = ((FAILURE) == 0 || !kownc[K] || kfail[K] == E_CYC); assert(ownHanded)
 }
 
 /* Task.cancel() of the tasks in `roots`: they and their structured descendants are marked
@@ -851,7 +866,7 @@ proctype Task(byte t)
     byte sp;                      /* own frames pushed                                         */
     byte fs[MAXD];                /* own frames, innermost last                                */
     byte pc[MAXD];                /* next step of each own frame's factory                     */
-    byte inst, k, f, x, op, i, err, w, cn, kc;
+    byte inst, k, f, x, op, i, err, w, cn, kc, oc;
     short mi;                     /* inherited open frames, read before a wait                 */
     byte mf;                      /* the innermost of them                                     */
     byte wp[MAXP];                /* the path's names, outermost first (SuspendedWait.path)    */
@@ -863,7 +878,7 @@ CALL:   /* resolveAsync(inst): checkOwnPath -- a factory of this task runs inst:
     atomic {
         x = 0; i = 0;
         do
-        :: i < sp -> if :: finst[fs[i]] == inst -> x = 1 :: else -> skip fi; i++
+        :: i < sp -> if :: finst[fs[i]] == inst -> x = 1; oc = i :: else -> skip fi; i++
         :: else -> break
         od;
         i = 0
@@ -874,7 +889,7 @@ CALL:   /* resolveAsync(inst): checkOwnPath -- a factory of this task runs inst:
             cycleIsDeclared = onAwaitCycle[inst]; assert(cycleIsDeclared);        /* P1 */
             x = 0; err = E_CYC
         };
-        goto RET
+        goto OWNMARK
     :: else -> skip
     fi;
     if
@@ -1128,6 +1143,31 @@ MARK:   /* cycleError(path, on: chain), under the mutex again: each build on the
         :: else -> break
         od;
         i = 0; kc = 0; k = 0; err = E_CYC;
+        unlockM(t)
+    };
+    goto RET;
+
+OWNMARK: /* markProvenCycle(error, on: frames), under the mutex: the builds the task's own frames
+          * run, from the innermost one running inst (fs[oc]) to the top, are on the cycle */
+    lockM(t);
+    d_step {
+        i = oc;
+        do
+        :: i < sp ->
+            if
+            :: lifetime[finst[fs[i]]] == SHARED ->
+                kownc[fticket[fs[i]]] = true;
+#ifndef OWN_CYCLE_UNMARKED
+                kprov[fticket[fs[i]]] = true
+#else
+                skip                               /* the broken variant: the old checkOwnPath  */
+#endif
+            :: else -> skip
+            fi;
+            i++
+        :: else -> break
+        od;
+        i = 0; oc = 0;
         unlockM(t)
     };
     goto RET;

@@ -32,6 +32,8 @@ cp -R "$here/." "$work/"   # pan writes its files (and trails) next to the model
 #   fail-P5: errors > 0, a cycle that must be proven at once reported only at a deadline (TaskWait)
 #   fail-P6: errors > 0, a time bound exceeded: a wait that sees more of its deadlines pass, or a
 #            run with more waits ended by a deadline, than the configuration allows (TaskWait)
+#   fail-P7: errors > 0, a build that failed on a cycle its owner proved on its own path let its
+#            waiters look again instead of handing them the cycle (TaskWait)
 #   unsound-P1: like fail-P1, but without a broken protocol: the protocol as specified gives a
 #            false cycle here, under a documented limit (README, "TaskWait.pml", "Findings").
 #            Reported as FAILED if the run passes: the protocol changed, and the README must say so.
@@ -89,6 +91,7 @@ runs=(
     "task_behind_chain_CHAIN_ONLY|task_behind_chain.pml|-DCHAIN_ONLY|fail-P1"
     "task_siblings_DEFER_SIBLINGS|task_siblings.pml|-DDEFER_SIBLINGS|fail-P6"
     "task_retry_cycle_NO_MEMORY|task_retry_cycle.pml|-DNO_MEMORY|fail-P6"
+    "task_unstructured_cycle_OWN_CYCLE_UNMARKED|task_unstructured_cycle.pml|-DOWN_CYCLE_UNMARKED|fail-P7"
     "task_slow_handoff_HAND_OFF_POSSIBLE|task_slow_handoff.pml|-DHAND_OFF_POSSIBLE|fail-P1"
     "task_slow_twice_REMEMBERED_PROVEN|task_slow_twice.pml|-DREMEMBERED_PROVEN|fail-P1"
     "task_handle_cycle_STOP_AT_CLOSED|task_handle_cycle.pml|-DSTOP_AT_CLOSED|fail-P2"
@@ -144,6 +147,7 @@ run_one() {
                 fail-P4) pattern='assertion violated \(?(resumes|waits)'; what="caught, as expected" ;;
                 fail-P5) pattern='assertion violated \(?reportedAtOnce'; what="caught, as expected" ;;
                 fail-P6) pattern='assertion violated \(?(withinFires|withinDeadlines)'; what="caught, as expected" ;;
+                fail-P7) pattern='assertion violated \(?ownHanded'; what="caught, as expected" ;;
                 *) pattern='^$'; what="unknown expectation $expect" ;;
             esac
             if [[ "$errors" != "0" ]] && grep -qE "$pattern" "$log"; then

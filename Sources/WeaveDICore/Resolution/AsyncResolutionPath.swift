@@ -73,6 +73,12 @@ final class AsyncFrame: @unchecked Sendable {
 
     /// The ticket tasks wait on for a transient frame to close; guarded by the coordinator's mutex.
     var closeTicket: BuildTicket?
+    /// The cycle `checkOwnPath` proved through this frame (its task resolved a key one of its own
+    /// open factories builds), as `BuildTicket.provenCycle` is for a cycle a wait proved; guarded
+    /// by the coordinator's mutex. Should the build this frame runs fail, its waiters get it
+    /// instead of building again: a retry would form the same cycle (and a factory that starts a
+    /// `Task {}` would start one per retry, each retrying in turn).
+    var provenCycle: DIError?
     /// The last failures a resolution made inside this factory reported, by the factory's own
     /// task and by a task started inside it: the factory rethrowing one does not make the entry
     /// points it propagates through report it again. An entry point of the factory's own task

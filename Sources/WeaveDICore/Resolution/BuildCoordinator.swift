@@ -398,7 +398,7 @@ package final class BuildCoordinator: @unchecked Sendable {
             ticket.finished = true
             // A build on a proven cycle fails because of it, whatever its factory made of that
             // error (rethrew it, wrapped it, or threw its own).
-            if failed { ticket.failure = ticket.provenCycle }
+            if failed { ticket.failure = ticket.provenCycle ?? ticket.frame?.provenCycle }
             // A registration remembers the possible cycle its build failed on, until one succeeds.
             // A registration remembers the possible cycle its build failed on (the factory threw
             // that cycle's error, maybe wrapped) until a build of it ends otherwise.
@@ -443,6 +443,13 @@ package final class BuildCoordinator: @unchecked Sendable {
         return error
     }
 
+    /// A task's own factories, `frames` (innermost first), form the proven cycle `error`
+    /// (`Container.checkOwnPath`): marks each, as ``cycleError(_:on:)`` marks the builds a wait
+    /// proved a cycle through, so the builds they run hand the error to their waiters if they fail.
+    func markProvenCycle(_ error: DIError, on frames: [AsyncFrame]) {
+        mutex.withLock { _ in for frame in frames { frame.provenCycle = frame.provenCycle ?? error } }
+    }
+
     /// Under the mutex: the ticket to wait on until the transient frame `frame` closes (`nil`:
     /// closed already).
     func ticketForClose(of frame: AsyncFrame, job: BuildTicket.Job) -> BuildTicket? {
@@ -454,6 +461,21 @@ package final class BuildCoordinator: @unchecked Sendable {
         guard let ticket = mutex.withLock({ _ in frame.closeTicket }) else { return }
         finish(ticket) { frame.closeTicket = nil }
     }
+
+    #if DEBUG
+        /// Test-only: the waits pending now, one line each (the job waited for, whether its owner
+        /// waits too, and the waiter's deadline), so a stuck stress round says what it waits for.
+        func pendingWaits() -> [String] {
+            mutex.withLock { graph in
+                graph.waits.map { waiter, ticket in
+                    let owner = graph.waits[ticket.owner].map { "waits for \($0.job.displayName)" } ?? "runs"
+                    let deadline =
+                        graph.deadlines[waiter].map { "deadline, \($0.deferrals) deferrals" } ?? "no deadline"
+                    return "\(waiter) -> \(ticket.job.displayName) (owner \(owner); \(deadline))"
+                }
+            }
+        }
+    #endif
 
     /// How many waiters (threads and tasks) wait for the job named `displayName` now; for tests
     /// that must let waiters arrive before they act.

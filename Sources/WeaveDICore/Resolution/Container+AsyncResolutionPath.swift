@@ -238,7 +238,18 @@ extension Container {
         var current: AsyncFrame? = top
         while let frame = current {
             if frame.isOwn(by: taskID), frame.frame.key == key, frame.frame.container == identity {
-                throw cycleError(closingAt: frame, top: top, key: key, type: type)
+                let error = cycleError(closingAt: frame, top: top, key: key, type: type)
+                // The builds on the cycle (this task's frames from `top` down to `frame`) hand it
+                // to their waiters should they fail, as for a cycle a wait proves.
+                var onCycle: [AsyncFrame] = []
+                var link: AsyncFrame? = top
+                while let next = link {
+                    onCycle.append(next)
+                    if next === frame { break }
+                    link = next.openParent
+                }
+                BuildCoordinator.shared.markProvenCycle(error, on: onCycle)
+                throw error
             }
             current = frame.openParent
         }

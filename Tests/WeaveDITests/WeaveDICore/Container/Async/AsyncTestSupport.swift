@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import WeaveDI
 @testable import WeaveDICore
@@ -27,9 +28,17 @@ actor AsyncGate {
     }
 }
 
-/// Polls `condition` (yielding) until it holds.
-func eventually(_ condition: @Sendable () -> Bool) async {
-    while !condition() { await Task.yield() }
+/// Polls `condition` (yielding) until it holds, or until the test's time limit cancels the test:
+/// then it records a failure and returns, so a condition that never holds fails the test instead
+/// of spinning after it (which kept the test process from exiting).
+func eventually(_ condition: @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async {
+    while !condition() {
+        if Task.isCancelled {
+            Issue.record("the condition never held", sourceLocation: sourceLocation)
+            return
+        }
+        await Task.yield()
+    }
 }
 
 final class AsyncService: Sendable {
