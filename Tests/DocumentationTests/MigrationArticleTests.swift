@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeaveDI
+import WeaveDITestSupport
 
 // Runs the WeaveDI side of "Migrating to WeaveDI": Snippets/Migration.swift, compiled into this
 // target as MigrationArticle.swift.
@@ -16,7 +17,9 @@ private func identical(_ lhs: Any, _ rhs: Any) -> Bool {
     ObjectIdentifier(lhs as AnyObject) == ObjectIdentifier(rhs as AnyObject)
 }
 
-@Suite("Migrating to WeaveDI: the article's code does what its Swinject, Factory and swift-dependencies code did")
+@Suite(
+    "Migrating to WeaveDI: the article's code does what its Swinject, Factory and swift-dependencies code did",
+    .capturesLog)
 struct MigrationArticleTests {
     // MARK: Swinject
 
@@ -262,7 +265,7 @@ struct MigrationArticleTests {
     }
 }
 
-@Suite("Migrating to WeaveDI: the graph scope, autowiring, contexts and parameter keys")
+@Suite("Migrating to WeaveDI: the graph scope, autowiring, contexts and parameter keys", .capturesLog)
 struct MigrationNewFeatureRowsTests {
     @Test("graph: one unit of work per outermost resolution")
     func graphScope() throws {
