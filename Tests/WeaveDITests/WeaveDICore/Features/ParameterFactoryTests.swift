@@ -225,7 +225,8 @@ struct ParameterFactoryTests {
         }
         let child = Container(parent: Container())
         key.register(in: child) { id in UserViewModel(id: id, label: "registered") }
-        key.decorate(in: child) { model in
+        // `unowned`: the child's own decorator holding the child strongly would be a cycle.
+        key.decorate(in: child) { [unowned child] model in
             _ = try child.resolveOrThrow(Greeting.self)
             return model
         }

@@ -356,7 +356,8 @@ struct GraphScopeTests {
         // A child's own registration of G is another registration: another instance.
         let overriding = Container(parent: root)
         overriding.register(GSNode.self, scope: .graph) { GSNode() }
-        overriding.register(GSRoot.self) {
+        // `unowned`: a child's own factory holding the child strongly would be a cycle.
+        overriding.register(GSRoot.self) { [unowned overriding] in
             GSRoot(
                 left: try overriding.resolveOrThrow(GSLeft.self),
                 right: GSRight(node: try overriding.resolveOrThrow(GSNode.self)))
