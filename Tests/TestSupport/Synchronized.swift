@@ -40,6 +40,9 @@ public final class Recorder<Element>: @unchecked Sendable {
 }
 
 /// A value read and changed under a lock.
+///
+/// Tests share state through this rather than `Synchronization.Mutex`: on Linux a `Mutex` waits on
+/// a futex, which ThreadSanitizer does not see, so it reports the value it guards as raced.
 public final class LockedValue<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
@@ -49,6 +52,11 @@ public final class LockedValue<Value>: @unchecked Sendable {
     public var value: Value { lock.withLock { stored } }
 
     public func mutate(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+
+    /// Runs `body` with the value under the lock and returns its result.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&stored) }
+    }
 }
 
 extension LockedValue where Value == Set<String> {

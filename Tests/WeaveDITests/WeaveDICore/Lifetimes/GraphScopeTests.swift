@@ -218,7 +218,7 @@ struct GraphScopeTests {
     @Test func unstructuredTasksShareTheGraphOnlyWhileTheOutermostFactoryRuns() async throws {
         let container = Container()
         container.register(GSNode.self, scope: .graph) { GSNode() }
-        let later = Mutex<Task<GSNode, any Error>?>(nil)
+        let later = LockedValue<Task<GSNode, any Error>?>(nil)
         let gate = AsyncStream<Void>.makeStream()
         container.registerAsync(GSRoot.self) {
             let own = try await container.resolveAsync(GSNode.self)
@@ -260,8 +260,8 @@ struct GraphScopeTests {
             GSRoot(
                 left: try container.resolveOrThrow(GSLeft.self), right: try container.resolveOrThrow(GSRight.self))
         }
-        let nodes = Mutex<[ObjectIdentifier]>([])
-        let retained = Mutex<[GSRoot]>([])
+        let nodes = LockedValue<[ObjectIdentifier]>([])
+        let retained = LockedValue<[GSRoot]>([])
         let broken = Atomic<Int>(0)
         runConcurrently(threads: 4) { _ in
             for _ in 0..<200 {

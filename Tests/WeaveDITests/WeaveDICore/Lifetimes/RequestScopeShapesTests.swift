@@ -28,7 +28,7 @@ private protocol Committing: Sendable {}
 
 /// Thread-safe list of disposal events.
 private final class DisposalRecorder: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = LockedValue<[String]>([])
     func record(_ event: String) { events.withLock { $0.append(event) } }
     var all: [String] { events.withLock { $0 } }
 }
@@ -372,7 +372,7 @@ struct RequestScopeShapesTests {
             return UnitOfWork(recorder)
         }
         let instance = container.beginScope(.request)
-        let outcome = Mutex<Result<UnitOfWork, DIError>?>(nil)
+        let outcome = LockedValue<Result<UnitOfWork, DIError>?>(nil)
         let capture = LogCapture.current
         let thread = Thread {
             let result = withCurrentLogCapture(capture) {
@@ -450,7 +450,7 @@ struct RequestScopeShapesTests {
 
     @Test func slowResolutionHooksOfAsyncFactoriesRunOnceTheInstanceIsStored() async throws {
         let container = Container()
-        let storedWhenReported = Mutex<[Bool]>([])
+        let storedWhenReported = LockedValue<[Bool]>([])
         container.registerAsync(SlowAsyncSingleton.self, scope: .singleton) {
             try? await Task.sleep(for: .milliseconds(20))
             return SlowAsyncSingleton()
