@@ -86,6 +86,51 @@ struct SyncCycleStressTests {
         #expect(aRuns.value == 1, "A's factory ran \(aRuns.value) times")
     }
 
+    /// A cycle across threads: thread 1 builds A and waits for B; thread 2 builds B, whose
+    /// factory builds C, whose factory asks for A: the wait is refused (A waits for B, which thread
+    /// 2 builds). C is on that cycle too, though the wait's chain (A, B) does not name it: thread 3,
+    /// waiting for C, gets the cycle, and C's factory runs once. (Before, thread 3 built C again.)
+    @Test("a thread waiting for a build in which a wait closed a cycle across threads gets that cycle")
+    func waiterOfABuildAboveARefusedWait() {
+        let container = Container()
+        let cRuns = Counter()
+        let aStarted = Signal()
+        let cStarted = Signal()
+        let bBuilding = Signal()
+        container.register(CycleA.self, scope: .singleton) {
+            aStarted.raise()
+            #expect(bBuilding.wait())
+            _ = try container.resolveOrThrow(CycleB.self)
+            return CycleA()
+        }
+        container.register(CycleB.self, scope: .singleton) {
+            _ = try container.resolveOrThrow(CycleC.self)
+            return CycleB()
+        }
+        container.register(CycleC.self, scope: .singleton) {
+            cRuns.increment()
+            bBuilding.raise()
+            cStarted.raise()
+            // Thread 1 waits for B, thread 3 for C.
+            _ = waitUntil {
+                BuildCoordinator.shared.waiterCount(forJob: nameB) == 1
+                    && BuildCoordinator.shared.waiterCount(forJob: nameC) == 1
+            }
+            _ = try container.resolveOrThrow(CycleA.self)
+            return CycleC()
+        }
+        let first = Spawned { outcome { try container.resolveOrThrow(CycleA.self) } }
+        #expect(aStarted.wait())
+        let second = Spawned { outcome { try container.resolveOrThrow(CycleB.self) } }
+        #expect(cStarted.wait())
+        let third = Spawned { outcome { try container.resolveOrThrow(CycleC.self) } }
+        let cycle = "\(nameB) -> \(nameC) -> \(nameA) -> \(nameB)"
+        #expect(second.join() == cycle)
+        #expect(first.join() == cycle)
+        #expect(third.join() == cycle)
+        #expect(cRuns.value == 1, "C's factory ran \(cRuns.value) times")
+    }
+
     /// Many threads race into a singleton whose factory cycles back through a transient and a
     /// scoped dependency, round after round: each thread gets the cycle, none hangs, and no
     /// thread runs A's factory more than once per resolution.
