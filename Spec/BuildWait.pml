@@ -20,6 +20,10 @@
  *                                           cycle (DIError.circularDependency); then `cell()`
  *                                           (the registry slot's storage, or resolveScoped's
  *                                           closure: the scope instance's current cell)
+ * label OWNMARK                             Container.ownCycle: under M, the builds this thread
+ *                                           runs from the frame of the key up (its
+ *                                           ResolutionStack.openBuilds on the cycle) are marked
+ *                                           (BuildTicket.provenCycle: kprov)
  * label LOOP (one atomic step = WordLock)   Container.resolveShared's `while true` under the
  *                                           slot lock: cached value -> return it; storage
  *                                           abandoned -> ask `cell()` again; no ticket -> this
@@ -39,15 +43,20 @@
  *                                           waiter -> throw circularDependency; else insert
  *                                           waits[t] = k, k.waiters += t; then
  *                                           ticket.blockUntilReleased() (gate lock + unlock) and
- *                                           the debug assertion "my edge is gone" under M
+ *                                           the debug assertion "my edge is gone" under M; a
+ *                                           report marks the builds on the chain (cycleError)
+ *                                           and the waiter's own builds above the chain's last
+ *                                           (`ownBuilds`); a ticket that finished with a
+ *                                           failure (kfail) throws it instead of looking again
  * label BUILD / NEXTDEP                     resolveShared's runFactoryFrame: push the frame, the
  *                                           factory's nested resolves (the instance's
  *                                           dependency list, in order), pop
  * label COMPLETE                            resolveShared after the factory (returned or threw):
  *                                           BuildCoordinator.finish(_:_:) -- under M: `change`
  *                                           (under the WordLock: store unless abandoned, clear
- *                                           the ticket), k.finished = true, remove every
- *                                           waiter's edge; then BuildTicket.releaseGate()
+ *                                           the ticket), k.finished = true, a failed build on a
+ *                                           proven cycle keeps it as its failure (kfail), remove
+ *                                           every waiter's edge; then BuildTicket.releaseGate()
  * proctype Reset                            Container.reset() / re-registration: the instance's
  *                                           current cell is replaced by a fresh one; the old one
  *                                           lives on for whoever already holds it
@@ -79,6 +88,12 @@
  *                                           each waiter removes its own edge after it wakes
  *                                           (BuildCoordinator.waitForBuilder before the fix).
  *                                           Must violate P1 on configs/handoff.pml.
+ * -DOWN_CYCLE_UNMARKED                       a same-thread cycle marks nothing (the code before
+ *                                           `Container.ownCycle`): a build that fails on a cycle
+ *                                           its own thread proved lets its waiters look again and
+ *                                           build it (a factory that starts a thread resolving
+ *                                           back started one more per retry). Must violate P7 on
+ *                                           configs/cycle_own.pml.
  * -DNO_CYCLE_CHECK                          a wait that never reports a cycle (always inserts
  *                                           the edge and blocks). Must violate P2 (deadlock) on
  *                                           configs/cycle2.pml: the deadlock check has teeth.
@@ -105,6 +120,10 @@
  *       cancellation, never both (`resumes[t] == 1` at each resume) -- and no waiter stays
  *       suspended (P2). A cancelled waiter fails; the build goes on for the others (P1 (c)
  *       then allows failures only in a configuration that cancels).
+ *   P7  Own cycles handed on. A build that fails on a cycle its owner thread proved on its own
+ *       stack (CALL) keeps that cycle as its failure (`ownHanded`, at COMPLETE), so its waiters
+ *       get it instead of building again, as for a build a refused wait proved a cycle through.
+ *       A waiter handed a failure is on a real cycle (P1: `onCycle` at the hand-off).
  *   Also: the edge is gone when a waiter wakes (the owner removed it), the chain walk never
  *   loops, the bounded tables never overflow, and M is released only by its holder.
  */
@@ -138,6 +157,11 @@ byte owner[MAXT];
 bool finished[MAXT];              /* guarded by M                                              */
 bool gate[MAXT];                  /* held by the owner from creation until finish              */
 byte waiters[MAXT];               /* bit set of waiting threads, guarded by M                  */
+bool kprov[MAXT];                 /* ticket.provenCycle != nil: a refused wait's chain ran     */
+                                  /* through it, or its owner's own stack proved the cycle     */
+bool kfail[MAXT];                 /* ticket.failure: the build failed on its proven cycle      */
+bool kownc[MAXT];                 /* ghost: on a cycle its owner's own stack proved (CALL)     */
+bool ownHanded;                   /* P7, at COMPLETE                                           */
 
 /* ---- BuildCoordinator (guarded by M) ------------------------------------------------------- */
 byte M;                           /* holder of the coordinator mutex, 0 = free                 */
@@ -177,8 +201,8 @@ proctype Thread(byte t)
     byte fc[MAXD];                /* frame: the cell being built                               */
     byte fk[MAXD];                /* frame: its ticket                                         */
     byte fnext[MAXD];                /* frame: the next dependency to resolve                     */
-    byte job, inst, c, k, u, i, r;
-    bool ok, hit, liveChain;
+    byte job, inst, c, k, u, i, r, oc, x;
+    bool ok, hit, liveChain, above;
 
 NEXTJOB:
     if
@@ -191,7 +215,9 @@ CALL:   /* resolve(t, inst) -- Container.resolveShared */
     atomic {
         hit = false; i = 0;
         do
-        :: i < sp -> hit = hit || (cellInst(fc[i]) == inst); i++
+        :: i < sp ->
+            if :: cellInst(fc[i]) == inst -> hit = true; oc = i :: else -> skip fi;
+            i++
         :: else -> break
         od;
         i = 0
@@ -200,7 +226,7 @@ CALL:   /* resolve(t, inst) -- Container.resolveShared */
     :: hit ->
         assert(onCycle(inst));                     /* P1: a real dependency cycle              */
         d_step { cycles++; hit = false; ok = false };
-        goto RET
+        goto OWNMARK
     :: else -> skip
     fi;
     c = cur[inst];                                 /* the cell: registry slot / scope instance */
@@ -225,7 +251,10 @@ WAIT:   /* BuildCoordinator.wait(for: k) */
     lockM(t);
     atomic {
         if
-        :: finished[k] -> unlockM(t); k = 0; goto LOOP   /* finished meanwhile: look again   */
+        :: finished[k] && kfail[k] ->              /* failed on a proven cycle: throw it     */
+            assert(onCycle(cellInst(c)));          /* P1: handed only along a real cycle     */
+            unlockM(t); k = 0; ok = false; goto RET
+        :: finished[k] && !kfail[k] -> unlockM(t); k = 0; goto LOOP   /* look again          */
 #ifdef ASYNC
         :: !finished[k] && cancelled[t] ->         /* cancelled before waiting: throw now    */
             unlockM(t); k = 0; ok = false; goto RET
@@ -253,7 +282,20 @@ WAIT:   /* BuildCoordinator.wait(for: k) */
             assert(ticket[c] == k && !finished[k]);
             assert(onCycle(cellInst(c)));
             cycles++; ok = false;
-            unlockM(t); u = 0; i = 0; k = 0; liveChain = false;
+            /* cycleError: each build on the chain is marked; `ownBuilds`: so are this thread's
+             * own builds above the one the chain came back to (x) */
+            x = k; kprov[k] = true; u = owner[k];
+            do
+            :: u != t -> x = waits[u]; kprov[x] = true; u = owner[x]
+            :: else -> break
+            od;
+            above = false; i = 0;
+            do
+            :: i < sp -> if :: above -> kprov[fk[i]] = true :: else -> skip fi;
+                above = above || fk[i] == x; i++
+            :: else -> break
+            od;
+            unlockM(t); u = 0; i = 0; k = 0; x = 0; liveChain = false; above = false;
             goto RET
         :: else ->                                 /* insert the edge t -> k                 */
             waits[t] = k; waiters[k] = waiters[k] | (1 << t);
@@ -287,9 +329,32 @@ WAIT:   /* BuildCoordinator.wait(for: k) */
         unlockM(t)
     };
 
-WOKEN:  /* wait(for:) returned: look at the cell again (LOOP re-checks `abandoned`) */
-    k = 0;
-    goto LOOP;
+WOKEN:  /* wait(for:) returned: a failure written under M before the gate opened is thrown;
+         * otherwise look at the cell again (LOOP re-checks `abandoned`) */
+    if
+    :: kfail[k] ->
+        d_step { assert(onCycle(cellInst(c))); k = 0; ok = false };   /* P1 */
+        goto RET
+    :: else -> k = 0; goto LOOP
+    fi;
+
+OWNMARK: /* Container.ownCycle: markProvenCycle(error, on: the open builds of frames oc..top) */
+    lockM(t);
+    d_step {
+        i = oc;
+        do
+        :: i < sp ->
+            kownc[fk[i]] = true;
+#ifndef OWN_CYCLE_UNMARKED
+            kprov[fk[i]] = true;
+#endif
+            i++
+        :: else -> break
+        od;
+        i = 0; oc = 0;
+        unlockM(t)
+    };
+    goto RET;
 
 BUILD:  /* runFactory: push, resolve the dependencies, pop */
     atomic {
@@ -334,6 +399,9 @@ COMPLETE:   /* the factory returned (ok) or threw (!ok); BuildCoordinator.finish
         ticket[c] = 0;
         /* finish: mark finished and remove every waiter's edge, under M */
         finished[k] = true;
+        /* a build on a proven cycle fails because of it: its waiters get the cycle */
+        kfail[k] = !ok && kprov[k];
+        ownHanded = (ok || !kownc[k] || kfail[k]); assert(ownHanded);              /* P7 */
 #ifndef STALE_EDGES
         i = 1;
         do

@@ -33,7 +33,8 @@ cp -R "$here/." "$work/"   # pan writes its files (and trails) next to the model
 #   fail-P6: errors > 0, a time bound exceeded: a wait that sees more of its deadlines pass, or a
 #            run with more waits ended by a deadline, than the configuration allows (TaskWait)
 #   fail-P7: errors > 0, a build that failed on a cycle its owner proved on its own path let its
-#            waiters look again instead of handing them the cycle (TaskWait)
+#            waiters look again instead of handing them the cycle (TaskWait; BuildWait: its
+#            owner thread's own stack)
 #   unsound-P1: like fail-P1, but without a broken protocol: the protocol as specified gives a
 #            false cycle here, under a documented limit (README, "TaskWait.pml", "Findings").
 #            Reported as FAILED if the run passes: the protocol changed, and the README must say so.
@@ -44,16 +45,19 @@ runs=(
     "diamond|diamond.pml||pass"
     "cycle2|cycle2.pml||pass"
     "cycle3|cycle3.pml||pass"
+    "cycle_own|cycle_own.pml||pass"
     "reset|reset.pml||pass"
     "scope_end|scope_end.pml||pass"
     "fail_retry|fail_retry.pml||pass"
     "defaults_autoreg|defaults_autoreg.pml||pass"
     "handoff_STALE_EDGES|handoff.pml|-DSTALE_EDGES|fail-P1"
     "cycle2_NO_CYCLE_CHECK|cycle2.pml|-DNO_CYCLE_CHECK|fail-P2"
+    "cycle_own_OWN_CYCLE_UNMARKED|cycle_own.pml|-DOWN_CYCLE_UNMARKED|fail-P7"
     # The same protocol run by tasks (async factories): suspended waiters, cancellation.
     "async_handoff|handoff.pml|-DASYNC|pass"
     "async_chain3|chain3.pml|-DASYNC|pass"
     "async_cycle3|cycle3.pml|-DASYNC|pass"
+    "async_cycle_own|cycle_own.pml|-DASYNC|pass"
     "async_scope_end|scope_end.pml|-DASYNC|pass"
     "async_fail_retry|fail_retry.pml|-DASYNC|pass"
     "async_cancel_waiter|async_cancel_waiter.pml|-DASYNC|pass"

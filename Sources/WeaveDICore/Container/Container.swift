@@ -294,8 +294,14 @@ public final class Container: @unchecked Sendable {
     // Concurrency model: the run is a `BuildTicket` job owned by the thread running it; waiting
     // for it is an edge of the one wait-for graph. States: pending → running → done, and
     // running → pending when `reset()` came during the run (the run's registrations were cleared,
-    // so it runs again), done → pending on `reset()`. Transitions happen under `autoRegistration`'s
-    // lock; the atomic lets resolutions skip the lock once done.
+    // so the next resolution runs it again), done → pending on `reset()`. Transitions happen under
+    // `autoRegistration`'s lock; the atomic lets resolutions skip the lock once done.
+    //
+    // A call is served by a run that started after every reset made before the call began: it
+    // runs one, or waits for one, and returns once it is over, even when another reset came
+    // meanwhile (that reset raced this resolution, as it may race any of its steps; the next one
+    // runs again). So a call waits for at most one older run and then runs or waits for one more:
+    // a thread looping `reset()` forces re-runs, never an endless loop of them.
     @usableFromInline
     func runAutoRegistration() throws(DIError) {
         guard let adopter = Container.self as? AutoRegistering.Type else {
@@ -307,12 +313,17 @@ public final class Container: @unchecked Sendable {
         enum Step {
             case done
             case run(BuildTicket)
-            case wait(BuildTicket)
+            /// Wait for the run; `serves`: it started after the resets this call must see.
+            case wait(BuildTicket, serves: Bool)
         }
+        // The resets made before this call (read with its first step).
+        var resetsBefore: Int?
         while true {
             // Read outside the run's lock: the registry's write lock is never taken inside it.
             let start = registry.latestSequence
             let step: Step = autoRegistration.withLock { run in
+                let before = resetsBefore ?? run.resets
+                resetsBefore = before
                 switch autoRegistrationState {
                 case .done:
                     return .done
@@ -320,11 +331,12 @@ public final class Container: @unchecked Sendable {
                     let ticket = BuildTicket(job: .autoRegistration, owner: me)
                     run.ticket = ticket
                     run.startSequence = start
+                    run.resetsAtStart = run.resets
                     autoRegistrationState = .running
                     return .run(ticket)
                 case .running:
                     let ticket = run.ticket.unsafelyUnwrapped // set whenever the state is running
-                    return ticket.owner == me ? .done : .wait(ticket)
+                    return ticket.owner == me ? .done : .wait(ticket, serves: run.resetsAtStart >= before)
                 }
             }
             switch step {
@@ -339,8 +351,10 @@ public final class Container: @unchecked Sendable {
                         run.resetDuringRun = false
                     }
                 }
-            case .wait(let ticket):
+                return
+            case .wait(let ticket, let serves):
                 try BuildCoordinator.shared.wait(for: ticket, waiter: me, waiterPath: stack.path)
+                if serves { return }
             }
         }
     }
@@ -358,6 +372,7 @@ public final class Container: @unchecked Sendable {
     /// progress, if any, whose registrations so far were just cleared.
     func restartAutoRegistration() {
         autoRegistration.withLock { run in
+            run.resets &+= 1
             switch autoRegistrationState {
             case .done: autoRegistrationState = .pending
             case .running: run.resetDuringRun = true
@@ -385,6 +400,11 @@ struct AutoRegistrationControl {
     var ticket: BuildTicket?
     /// `reset()` was called during the run: its registrations were cleared, so it runs again.
     var resetDuringRun = false
+    /// How many times `reset()` restarted auto-registration: a call waits for a run that started
+    /// after the resets made before it (see `Container.runAutoRegistration`).
+    var resets = 0
+    /// ``resets`` when the run in progress started.
+    var resetsAtStart = 0
     /// The registry's latest write when the run started: the run does not replace a registration
     /// made by then (see `Container.keptByAutoRegistration`).
     var startSequence = 0

@@ -34,8 +34,7 @@ extension Container {
         let threadStack = ThreadStack.current
         if let index = threadStack.indexOf(key, in: identity) {
             if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
-            throw DIError.circularDependency(
-                path: threadStack.object.cyclePath(from: index, closingWith: T.self, name: key.name))
+            throw Container.ownCycle(from: index, closingWith: T.self, name: key.name, stack: threadStack.object)
         }
         // An `InjectedValues` default computing this is not kept (see `scopedResolutions`).
         threadStack.object.scopedResolutions &+= 1

@@ -208,13 +208,17 @@ package final class BuildCoordinator: @unchecked Sendable {
 
     /// Blocks the calling thread (`waiter`) until `ticket` is finished.
     ///
-    /// - Parameter waiterPath: the waiter's own resolution path, the head of a cycle's message.
+    /// - Parameters:
+    ///   - waiterPath: the waiter's own resolution path, the head of a cycle's message.
+    ///   - ownBuilds: the shared-instance builds the waiter runs, outermost first: on a cycle,
+    ///     the ones above the build the chain comes back to are on it too, and are marked.
     /// - Throws: ``DIError/circularDependency(path:)`` when the owner is (transitively) waiting
     ///   for the waiter (nothing is waited for then), or when the job failed because it closes a
     ///   cycle.
-    package func wait(for ticket: BuildTicket, waiter: ObjectIdentifier, waiterPath: @autoclosure () -> [String])
-        throws(DIError)
-    {
+    package func wait(
+        for ticket: BuildTicket, waiter: ObjectIdentifier, waiterPath: @autoclosure () -> [String],
+        ownBuilds: @autoclosure () -> [BuildTicket] = []
+    ) throws(DIError) {
         let cycle: [BuildTicket]? = mutex.withLock { graph in
             if ticket.finished { return [] }
             // I2: follow the chain of owners; reaching the waiter means the wait would close a cycle.
@@ -237,7 +241,12 @@ package final class BuildCoordinator: @unchecked Sendable {
                 if let failure = mutex.withLock({ _ in ticket.failure }) { throw failure }
                 return
             }
-            throw cycleError(waiterPath() + cycle.map(\.job.displayName), on: cycle)
+            // The chain ends at a build of the waiter's; its builds above that one (in whose
+            // factories it now waits) are on the cycle too.
+            var marked = cycle
+            let own = ownBuilds()
+            if let last = cycle.last, let at = own.firstIndex(where: { $0 === last }) { marked += own[(at + 1)...] }
+            throw cycleError(waiterPath() + cycle.map(\.job.displayName), on: marked)
         }
         ConcurrencyProbe.reach(.waiterWillBlock, ticket.job)
         ticket.blockUntilReleased()
@@ -448,6 +457,13 @@ package final class BuildCoordinator: @unchecked Sendable {
     /// proved a cycle through, so the builds they run hand the error to their waiters if they fail.
     func markProvenCycle(_ error: DIError, on frames: [AsyncFrame]) {
         mutex.withLock { _ in for frame in frames { frame.provenCycle = frame.provenCycle ?? error } }
+    }
+
+    /// A thread's own builds, `tickets`, are on the proven cycle `error` it found on its own stack
+    /// (`Container.ownCycle`): marks each, as ``cycleError(_:on:)`` marks the builds a wait
+    /// proved a cycle through, so their waiters get the error if they fail.
+    func markProvenCycle(_ error: DIError, on tickets: [BuildTicket]) {
+        mutex.withLock { _ in for ticket in tickets { ticket.provenCycle = ticket.provenCycle ?? error } }
     }
 
     /// Under the mutex: the ticket to wait on until the transient frame `frame` closes (`nil`:

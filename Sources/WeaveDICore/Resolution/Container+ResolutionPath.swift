@@ -308,9 +308,24 @@ extension Container {
             recordEdge(to: key, type: type, stack: stack)
         }
         if let cycleStart {
-            throw DIError.circularDependency(
-                path: stack.object.cyclePath(from: cycleStart, closingWith: type, name: key.name))
+            throw Container.ownCycle(from: cycleStart, closingWith: type, name: key.name, stack: stack.object)
         }
+    }
+
+    /// The cycle a resolution closes on this thread's own stack (`key`'s frame is at `index`).
+    ///
+    /// The shared instances this thread builds from that frame up are on the cycle: each is
+    /// marked with it, so should its build fail, the threads waiting for it get this cycle
+    /// instead of building it again (they would only close it again; and a factory that starts
+    /// a thread or a `Task {}` resolving what it builds would start one more per retry, each
+    /// told to build again in turn, without end).
+    @usableFromInline @inline(never)
+    static func ownCycle(from index: Int, closingWith type: Any.Type, name: String?, stack: ResolutionStack) -> DIError
+    {
+        let error = DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: type, name: name))
+        let onCycle = stack.openBuilds.lazy.filter { $0.index >= index }.map(\.ticket)
+        if !onCycle.isEmpty { BuildCoordinator.shared.markProvenCycle(error, on: Array(onCycle)) }
+        return error
     }
 
     /// The failure of a nested resolution refused by `limit`, with the head of the thread's path.
@@ -351,7 +366,7 @@ extension Container {
         let stack = threadStack.object
         if let index = threadStack.indexOf(key, in: identity) {
             if recordsGraph { noteEdge(to: key, type: T.self, stack: threadStack) }
-            throw DIError.circularDependency(path: stack.cyclePath(from: index, closingWith: T.self, name: key.name))
+            throw Container.ownCycle(from: index, closingWith: T.self, name: key.name, stack: stack)
         }
         let me = stack.threadID
         var (storage, lock) = try cell()
@@ -369,7 +384,8 @@ extension Container {
                 (storage, lock) = try cell()
                 continue
             case .wait(let building):
-                try BuildCoordinator.shared.wait(for: building, waiter: me, waiterPath: stack.path)
+                try BuildCoordinator.shared.wait(
+                    for: building, waiter: me, waiterPath: stack.path, ownBuilds: stack.openBuilds.map(\.ticket))
                 continue
             case .build(let mine):
                 ticket = mine
@@ -378,13 +394,17 @@ extension Container {
         }
         var elapsed: Double?
         let value: T
+        // The factory's frame goes at the current depth: a cycle found above it marks this build.
+        stack.openBuilds.append((threadStack.depth, ticket))
         do {
             value = try runFactoryFrame(record.factory.typed(as: T.self), key: key, type: T.self, elapsed: &elapsed)
         } catch {
+            stack.openBuilds.removeLast()
             storage.failBuild(ticket, lock: lock, failure: error)
             if let elapsed { reportDuration(elapsed, key: key, type: T.self) }
             throw error
         }
+        stack.openBuilds.removeLast()
         let kept = storage.finishBuild(ticket, lock: lock, storing: value)
         // Hooks and logs run now: the frame is popped and the instance stored.
         if let elapsed { reportDuration(elapsed, key: key, type: T.self) }

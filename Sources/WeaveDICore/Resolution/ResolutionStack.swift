@@ -67,6 +67,12 @@ package final class ResolutionStack {
     /// slow-resolution hooks hear them when the outermost resolution is done.
     var pendingTimings: [PendingTiming] = []
 
+    /// The shared-instance builds this thread runs now (`Container.resolveShared`), outermost
+    /// first, each with the stack index of its factory's frame. A cycle found on this thread's
+    /// stack marks the ones on it, so their waiters on other threads get that cycle should they
+    /// fail (see `Container.ownCycle(from:closingWith:name:stack:)`).
+    @exclusivity(unchecked) var openBuilds: [(index: Int, ticket: BuildTicket)] = []
+
     /// The graph (`Scope.graph`) of the outermost synchronous resolution running on this thread,
     /// made by its first graph-scoped resolution; released when that resolution ends (the header's
     /// `hasGraph` tells the pop that ends it).
