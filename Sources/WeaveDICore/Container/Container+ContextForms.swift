@@ -1,5 +1,5 @@
-// Context variants of the registration forms beyond plain factories: factories taking arguments
-// and autowired initializers. Each is stored as a context entry of its key (`ContextualRecord`),
+// Context variants of the registration forms beyond plain factories: factories taking arguments,
+// autowired initializers and multi-binding contributions. Each is stored as a context entry of its key (`ContextualRecord`),
 // exactly as `register(_:scope:in:factory:)` stores a plain factory, so the same precedence,
 // the same release-build rule and the same validation and graph apply.
 
@@ -117,5 +117,53 @@ extension Container {
         storeAutowiredAsync(
             key: RegistryKey(type, name: name), scope: scope, context: context, file: file, line: line,
             parameters: repeat (each P).self, factory: Container.autowiredAsyncFactory(initializer))
+    }
+
+    // MARK: Multi-binding
+
+    /// Adds `factory` to the implementations of `type` that ``resolveAll(_:)`` returns while
+    /// `context` is active: the context variant of ``register(into:name:scope:file:line:factory:)``.
+    ///
+    /// ```swift
+    /// container.register(into: Plugin.self, name: "analytics") { LiveAnalytics() }
+    /// container.register(into: Plugin.self, name: "analytics", in: .test) { RecordingAnalytics() }
+    /// container.register(into: Plugin.self, in: .debug) { DebugMenuPlugin() }
+    /// ```
+    ///
+    /// Under a `name`, it replaces the plain contribution of that name while its context is active
+    /// (contexts of one name compete by ``RegistrationContext`` precedence), keeping the plain
+    /// one's place in the order. Unnamed, it is a contribution of its own, present only while its
+    /// context is active. The returned handle removes this context contribution only.
+    @discardableResult
+    public func register<P>(
+        into type: P.Type,
+        name: String? = nil,
+        scope: Scope = .transient,
+        in context: RegistrationContext,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () throws -> P
+    ) -> RegistrationHandle {
+        store(
+            key: contributionKey(P.self, name: name), scope: scope, context: context,
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
+    }
+
+    /// Adds an async `factory` to the implementations of `type` while `context` is active (see
+    /// ``register(into:name:scope:in:file:line:factory:)``); ``resolveAllAsync(_:isolation:)``
+    /// builds it.
+    @discardableResult
+    public func registerAsync<P>(
+        into type: P.Type,
+        name: String? = nil,
+        scope: Scope = .transient,
+        in context: RegistrationContext,
+        file: String = #fileID,
+        line: Int = #line,
+        factory: @escaping @Sendable () async throws -> P
+    ) -> RegistrationHandle {
+        storeAsync(
+            key: contributionKey(P.self, name: name), scope: scope, context: context,
+            site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 }

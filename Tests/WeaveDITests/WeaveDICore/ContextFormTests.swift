@@ -35,6 +35,9 @@ private final class CFPreviewService: CFService {
     init() {}
 }
 
+private protocol CFPlugin: Sendable { var tag: String { get } }
+private struct CFTagged: CFPlugin { let tag: String }
+
 /// Signals of a process showing every context.
 private let everything = ProcessSignals(isTest: true, isPreview: true, isDebugBuild: true, arguments: ["-mock"])
 
@@ -238,5 +241,60 @@ extension ContextTests {
             #expect(try container.resolveOrThrow(CFService.self).tag == "live")
             #expect(try container.resolveOrThrow(CFViewModel.self, argument: "1").tag == "live")
         #endif
+    }
+
+    // MARK: Multi-binding
+
+    @Test("contributions: a named context contribution replaces its plain one in place; an unnamed one joins while active")
+    func contributionContextForm() throws {
+        let container = Container()
+        container.register(into: CFPlugin.self, name: "analytics") { CFTagged(tag: "live analytics") }
+        container.register(into: CFPlugin.self) { CFTagged(tag: "core") }
+        let testAnalytics = container.register(into: CFPlugin.self, name: "analytics", in: .test) {
+            CFTagged(tag: "test analytics")
+        }
+        container.register(into: CFPlugin.self, in: .debug) { CFTagged(tag: "debug menu") }
+        func tags() -> [String] { container.resolveAll(CFPlugin.self).map(\.tag) }
+        Container.withContexts([.test], exclusively: true) {
+            #expect(tags() == ["test analytics", "core"])
+        }
+        Container.withContexts([.test, .debug], exclusively: true) {
+            #expect(tags() == ["test analytics", "core", "debug menu"])
+        }
+        Container.withContexts(disabling: [.test, .debug]) {
+            #expect(tags() == ["live analytics", "core"])
+            let report = container.validate()
+            #expect(report.isValid, "\(report)")
+            // As for plain context registrations: the inactive variant of a registered name is
+            // listed; a context-only contribution that does not apply is not a registration here.
+            #expect(report.inactiveContextRegistrations == ["WeaveDITests.CFPlugin[\"analytics\"] in context test"])
+        }
+        // The release-build rule: detection off, only what is forced applies.
+        ContextState.withSignals(everything, detects: false) {
+            #expect(tags() == ["live analytics", "core"])
+            Container.withContexts([.debug]) { #expect(tags() == ["live analytics", "core", "debug menu"]) }
+        }
+        testAnalytics.unregister()
+        Container.withContexts([.test], exclusively: true) {
+            #expect(tags() == ["live analytics", "core"])
+        }
+    }
+
+    @Test("contributions: registerAsync(into:in:) and child containers")
+    func asyncContributionContextForm() async throws {
+        let parent = Container()
+        parent.register(into: CFPlugin.self) { CFTagged(tag: "parent") }
+        let child = Container(parent: parent)
+        child.registerAsync(into: CFPlugin.self, in: .custom("cf-async")) {
+            await Task.yield()
+            return CFTagged(tag: "child async")
+        }
+        let active = try await Container.withContexts([.custom("cf-async")]) {
+            try await child.resolveAllAsync(CFPlugin.self).map(\.tag)
+        }
+        let inactive = try await child.resolveAllAsync(CFPlugin.self).map(\.tag)
+        #expect(active == ["parent", "child async"])
+        #expect(inactive == ["parent"])
+        #expect(child.resolveAll(CFPlugin.self).map(\.tag) == ["parent"])
     }
 }
