@@ -31,7 +31,7 @@ extension Container {
     /// An optional parameter (`logger: Logger?`) is an optional dependency: it gets the `Logger`
     /// that this container (or a parent, for the active contexts) resolves, and `nil` only when
     /// `Logger` is not registered at all. Any other failure of `Logger` (a cycle, its factory
-    /// throwing, a dependency missing in its own graph, an ended scope) fails the resolution as
+    /// throwing, a dependency missing in its own graph, a scope failure) fails the resolution as
     /// for any parameter. A registration of the optional type itself (`register(Logger?.self)`,
     /// here or in a parent) wins over `Logger`'s. ``validate()`` does not count a missing optional
     /// parameter as a problem; ``declaredDependencies(of:name:)`` marks it optional.

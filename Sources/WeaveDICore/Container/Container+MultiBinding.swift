@@ -128,8 +128,11 @@ extension Container {
             // A name with context contributions is ordered by its first registration (adding a
             // context variant stores the name again, with a later sequence).
             let records = slot.lock.withLock { slot.allRecordsWithSequence }.map { entry in
-                (record: entry.record, sequence: entry.record.contextEntries(sequence: entry.sequence).map(\.sequence).min()
-                    ?? entry.sequence)
+                (
+                    record: entry.record,
+                    sequence: entry.record.contextEntries(sequence: entry.sequence).map(\.sequence).min()
+                        ?? entry.sequence
+                )
             }.sorted { $0.sequence < $1.sequence }
             // A contribution made for a context counts while its context (or its plain
             // registration under the same name) applies.

@@ -118,8 +118,7 @@ extension Container {
     /// Resolves parameter `position` of an autowired initializer with optional parameters
     /// (`optionals`), and moves `position` on.
     @inlinable
-    func autowiredParameter<P>(_: P.Type, at position: inout Int, optionals: OptionalParameters) throws(DIError) -> P
-    {
+    func autowiredParameter<P>(_: P.Type, at position: inout Int, optionals: OptionalParameters) throws(DIError) -> P {
         defer { position &+= 1 }
         guard let optional = optionals.types[position] else { return try autowiredParameter(P.self) }
         // `optional` is `P` (found from `P` at registration): the cast always succeeds.

@@ -135,7 +135,9 @@ extension DependencyGraph {
         for (pair, flag) in flags {
             guard let from = ids[pair.from], let to = ids[pair.to] else { continue }
             edges.append(
-                Edge(from: from, to: to, isResolved: flag.resolved, isDeclared: flag.declared, isOptional: flag.optional))
+                Edge(
+                    from: from, to: to, isResolved: flag.resolved, isDeclared: flag.declared, isOptional: flag.optional)
+            )
         }
         let position = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1.id, $0) })
         edges.sort {

@@ -264,7 +264,9 @@ extension ValidationSandbox {
             for declared in registration.applying.declaredDependencies {
                 let dependency = DeclaredDependency(declared: declared)
                 if dependency.isOptional {
-                    if isAbsent(dependency) { absentOptional.append("\(registration.record.displayName): \(dependency)") }
+                    if isAbsent(dependency) {
+                        absentOptional.append("\(registration.record.displayName): \(dependency)")
+                    }
                     continue
                 }
                 guard !container.isRegistered(key: RegistryKey(anyType: declared)) else { continue }

@@ -49,7 +49,8 @@ extension ContextTests {
         let container = Container()
         container.register(CFViewModel.self) { (id: String) in CFViewModel(id: id, tag: "live") }
         container.register(CFViewModel.self, in: .test) { (id: String) in CFViewModel(id: id, tag: "test") }
-        container.register("pair", CFViewModel.self) { (id: String, n: Int) in CFViewModel(id: "\(id)\(n)", tag: "live") }
+        container.register("pair", CFViewModel.self) { (id: String, n: Int) in CFViewModel(id: "\(id)\(n)", tag: "live")
+        }
         container.register("pair", CFViewModel.self, in: .test) { (id: String, n: Int) in
             CFViewModel(id: "\(id)\(n)", tag: "test")
         }
@@ -67,7 +68,10 @@ extension ContextTests {
             #expect(throws: DIError.self) { try container.resolveOrThrow(CFViewModel.self, argument: 7) }
         }
         // The listing shows the context registration with its context.
-        #expect(container.registrations.contains { ObjectIdentifier($0.type) == ObjectIdentifier(CFViewModel.self) && $0.context == .test })
+        #expect(
+            container.registrations.contains {
+                ObjectIdentifier($0.type) == ObjectIdentifier(CFViewModel.self) && $0.context == .test
+            })
     }
 
     @Test("arguments: shared lifetimes keep per-argument instances per context registration")
@@ -143,7 +147,8 @@ extension ContextTests {
             #expect(try container.resolveOrThrow(CFService.self).tag == "mock")
             #expect(try container.resolveOrThrow("named", CFService.self).tag == "mock")
             // Its declared dependencies are the active entry's.
-            #expect(container.declaredDependencies(of: CFService.self)?.map(\.description) == ["WeaveDITests.CFFixtures"])
+            #expect(
+                container.declaredDependencies(of: CFService.self)?.map(\.description) == ["WeaveDITests.CFFixtures"])
         }
         try Container.withContexts([.test, .preview]) { () throws in
             #expect(try container.resolveOrThrow(CFService.self).tag == "preview", "preview takes precedence over test")
@@ -245,7 +250,9 @@ extension ContextTests {
 
     // MARK: Multi-binding
 
-    @Test("contributions: a named context contribution replaces its plain one in place; an unnamed one joins while active")
+    @Test(
+        "contributions: a named context contribution replaces its plain one in place; an unnamed one joins while active"
+    )
     func contributionContextForm() throws {
         let container = Container()
         container.register(into: CFPlugin.self, name: "analytics") { CFTagged(tag: "live analytics") }

@@ -101,7 +101,8 @@ struct AutowiringOptionalTests {
         #expect(declared.map(\.isOptional) == [false, true, true])
         #expect(ObjectIdentifier(declared[1].type) == ObjectIdentifier((any OPLogger).self))
         #expect(ObjectIdentifier(declared[1].declaredType) == ObjectIdentifier(Optional<any OPLogger>.self))
-        #expect(declared.map(\.description) == ["WeaveDITests.OPAPI", "WeaveDITests.OPLogger?", "WeaveDITests.OPClock?"])
+        #expect(
+            declared.map(\.description) == ["WeaveDITests.OPAPI", "WeaveDITests.OPLogger?", "WeaveDITests.OPClock?"])
         #expect(container.declaredDependencies(of: OPService.self, name: "named")?.first?.isOptional == true)
         #expect(try container.resolveOrThrow("named", OPService.self).logger == nil)
     }
@@ -131,7 +132,9 @@ struct AutowiringOptionalTests {
         let first = try container.resolveOrThrow(OPService.self)
         let second = try container.resolveOrThrow(OPService.self)
         #expect(first !== second)
-        #expect(first.logger.map { ObjectIdentifier($0 as AnyObject) } == second.logger.map { ObjectIdentifier($0 as AnyObject) })
+        #expect(
+            first.logger.map { ObjectIdentifier($0 as AnyObject) }
+                == second.logger.map { ObjectIdentifier($0 as AnyObject) })
 
         let shared = Container()
         shared.register(OPService.self, scope: .singleton, initializer: OPService.init(logger:))
@@ -185,7 +188,10 @@ struct AutowiringOptionalTests {
         let container = Container()
         container.register(OPLogger.self) { () throws -> any OPLogger in throw OPBoom() }
         container.register(OPService.self, initializer: OPService.init(logger:))
-        guard case .factoryFailed(let type, nil, let underlying) = diError({ try container.resolveOrThrow(OPService.self) })
+        guard
+            case .factoryFailed(let type, nil, let underlying) = diError({
+                try container.resolveOrThrow(OPService.self)
+            })
         else {
             Issue.record("expected factoryFailed")
             return
