@@ -148,7 +148,7 @@ extension Container {
     /// For an autowired registration (``register(_:name:scope:file:line:initializer:)``) they
     /// are the initializer's parameters, in order, each resolved unnamed: exactly what its
     /// factory resolves, an optional parameter (`Logger?`) marked
-    /// ``DeclaredDependency/isOptional`` with `Logger` as its ``DeclaredDependency/type``. For a
+    /// ``Container/DeclaredDependency/isOptional`` with `Logger` as its ``Container/DeclaredDependency/type``. For a
     /// module they are what it listed in `dependencies:`; for a registration with a factory
     /// closure, nothing (what a closure resolves is known only once it runs: see
     /// ``dependencyGraph()``). Reading them runs nothing.

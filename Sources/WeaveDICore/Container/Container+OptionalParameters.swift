@@ -52,41 +52,6 @@ struct OptionalParameters: @unchecked Sendable {
     private init(types: [(any AutowiredOptional.Type)?]) { self.types = types }
 }
 
-/// One dependency a registration declares: a module's `dependencies:` entry, or a parameter of
-/// an autowired initializer.
-public struct DeclaredDependency: Sendable, Hashable, CustomStringConvertible {
-    /// The type resolved for it: the parameter's type, or for an optional parameter (`Logger?`)
-    /// its wrapped type (`Logger`).
-    public let type: Any.Type
-    /// Whether it is optional: an optional parameter of an autowired initializer gets `nil` when
-    /// ``type`` is not registered (and no registration of the optional type itself applies).
-    /// Validation does not count such a dependency as missing.
-    public let isOptional: Bool
-    /// The type as declared: ``type``, or `type?` for an optional parameter.
-    public let declaredType: Any.Type
-
-    /// The dependency declared as `declared` (optional when it is an `Optional` type).
-    package init(declared: Any.Type) {
-        declaredType = declared
-        if let optional = declared as? any AutowiredOptional.Type {
-            type = optional.wrappedType
-            isOptional = true
-        } else {
-            type = declared
-            isOptional = false
-        }
-    }
-
-    /// The type as messages spell it, with `?` when optional: `MyApp.Logger?`.
-    public var description: String { TypeNames.qualified(type) + (isOptional ? "?" : "") }
-
-    public static func == (lhs: DeclaredDependency, rhs: DeclaredDependency) -> Bool {
-        lhs.declaredType == rhs.declaredType
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(declaredType)) }
-}
-
 extension Container {
     /// Resolves the optional parameter `W?` of an autowired initializer through this container:
     /// a registration of `W?` itself wins (here or in a parent); else `W` when it is registered
@@ -133,5 +98,44 @@ extension Container {
         defer { position &+= 1 }
         guard let optional = optionals.types[position] else { return try await autowiredParameterAsync(P.self) }
         return try await optional.autowiredAsync(in: self) as! P
+    }
+}
+
+extension Container {
+    /// One dependency a registration declares: a module's `dependencies:` entry, or a parameter of
+    /// an autowired initializer.
+    public struct DeclaredDependency: Sendable, Hashable, CustomStringConvertible {
+        /// The type resolved for it: the parameter's type, or for an optional parameter (`Logger?`)
+        /// its wrapped type (`Logger`).
+        public let type: Any.Type
+        /// Whether it is optional: an optional parameter of an autowired initializer gets `nil` when
+        /// ``type`` is not registered (and no registration of the optional type itself applies).
+        /// Validation does not count such a dependency as missing.
+        public let isOptional: Bool
+        /// The type as declared: ``type``, or `type?` for an optional parameter.
+        public let declaredType: Any.Type
+
+        /// The dependency declared as `declared` (optional when it is an `Optional` type).
+        package init(declared: Any.Type) {
+            declaredType = declared
+            if let optional = declared as? any AutowiredOptional.Type {
+                type = optional.wrappedType
+                isOptional = true
+            } else {
+                type = declared
+                isOptional = false
+            }
+        }
+
+        /// The type as messages spell it, with `?` when optional: `MyApp.Logger?`.
+        public var description: String { TypeNames.qualified(type) + (isOptional ? "?" : "") }
+
+        /// Whether both declare the same type (so the same optionality).
+        public static func == (lhs: DeclaredDependency, rhs: DeclaredDependency) -> Bool {
+            lhs.declaredType == rhs.declaredType
+        }
+
+        /// Hashes the declared type.
+        public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(declaredType)) }
     }
 }

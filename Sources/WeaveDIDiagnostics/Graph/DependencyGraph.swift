@@ -89,7 +89,7 @@ extension DependencyGraph {
         for registration in registrations {
             // A context registration's dependencies are those of the entry that applies.
             for declared in registration.applying.declaredDependencies {
-                let dependency = DeclaredDependency(declared: declared)
+                let dependency = Container.DeclaredDependency(declared: declared)
                 // An optional parameter (`Logger?`) depends on `Logger`, unless `Logger?` itself
                 // is registered (which then wins, as in resolution).
                 let type =

@@ -177,13 +177,13 @@ extension ValidationSandbox {
     func lacksAutowiredParameter(_ registration: ChainedRegistration) -> Bool {
         registration.applying.isAutowired
             && registration.applying.declaredDependencies.contains {
-                !DeclaredDependency(declared: $0).isOptional && !container.isRegistered(key: RegistryKey(anyType: $0))
+                !Container.DeclaredDependency(declared: $0).isOptional && !container.isRegistered(key: RegistryKey(anyType: $0))
             }
     }
 
     /// Whether the optional dependency `dependency` gets `nil`: neither its optional type nor
     /// its wrapped type is registered.
-    func isAbsent(_ dependency: DeclaredDependency) -> Bool {
+    func isAbsent(_ dependency: Container.DeclaredDependency) -> Bool {
         !container.isRegistered(key: RegistryKey(anyType: dependency.declaredType))
             && !container.isRegistered(key: RegistryKey(anyType: dependency.type))
     }
@@ -262,7 +262,7 @@ extension ValidationSandbox {
         var absentOptional: [String] = []
         for registration in all {
             for declared in registration.applying.declaredDependencies {
-                let dependency = DeclaredDependency(declared: declared)
+                let dependency = Container.DeclaredDependency(declared: declared)
                 if dependency.isOptional {
                     if isAbsent(dependency) {
                         absentOptional.append("\(registration.record.displayName): \(dependency)")

@@ -104,7 +104,7 @@ private final class AWViewModel {
     }
 }
 
-private func ids(_ dependencies: [DeclaredDependency]?) -> [ObjectIdentifier]? {
+private func ids(_ dependencies: [Container.DeclaredDependency]?) -> [ObjectIdentifier]? {
     dependencies?.map { ObjectIdentifier($0.type) }
 }
 
