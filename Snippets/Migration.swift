@@ -391,6 +391,28 @@ func registerProfile(in container: WeaveDI.Container) {
 }
 // snippet.end
 
+// snippet.hide
+protocol ProfileCache: Sendable {}
+final class MemoryProfileCache: ProfileCache {}
+final class CachedProfileService: Sendable {
+    let store: any ProfileStore
+    let cache: (any ProfileCache)?
+    init(store: any ProfileStore, cache: (any ProfileCache)?) {
+        self.store = store
+        self.cache = cache
+    }
+}
+// snippet.show
+
+// snippet.autowiringOptional
+// As with SwinjectAutoregistration, an optional parameter is an optional dependency: the
+// registered ProfileCache, or nil when none is registered. validate() does not count it missing.
+func registerCachedProfile(in container: WeaveDI.Container) {
+    container.register((any ProfileStore).self, scope: .singleton) { DiskProfileStore() }
+    container.register(CachedProfileService.self, initializer: CachedProfileService.init(store:cache:))
+}
+// snippet.end
+
 // snippet.contexts
 // Factory's contexts, on a registration: chosen for tests, previews, debug builds or a launch
 // argument, never in a release build unless asked for.

@@ -226,6 +226,29 @@ let database = try await app.resolveAsync(SessionDatabase.self)
 // snippet.end
 
 // snippet.hide
+protocol AuditLog: Sendable {}
+struct FileAuditLog: AuditLog {}
+final class CheckoutFlow: Sendable {
+    let audit: (any AuditLog)?
+    init(users: any UserService, audit: (any AuditLog)?) { self.audit = audit }
+}
+// snippet.show
+
+// snippet.autowireOptional
+// `audit: AuditLog?` is an optional dependency: nil while no AuditLog is registered…
+app.register(CheckoutFlow.self, initializer: CheckoutFlow.init(users:audit:))
+let unaudited = try app.resolveOrThrow(CheckoutFlow.self)
+print(unaudited.audit == nil) // true
+print(app.declaredDependencies(of: CheckoutFlow.self)!) // [PeerFeatures.UserService, PeerFeatures.AuditLog?]
+print(app.validate().missingDependencies.isEmpty) // true: a missing optional parameter is no problem
+
+// …and the registered one as soon as there is one (here, or in a parent container).
+app.register(AuditLog.self) { FileAuditLog() }
+let audited = try app.resolveOrThrow(CheckoutFlow.self)
+print(audited.audit is FileAuditLog) // true
+// snippet.end
+
+// snippet.hide
 protocol WeatherClient: Sendable { func fetch() -> String }
 struct LiveWeatherClient: WeatherClient { func fetch() -> String { "live" } }
 struct MockWeatherClient: WeatherClient { func fetch() -> String { "mock" } }
@@ -268,6 +291,32 @@ let preview = try WeaveDI.Container.withContexts([.preview], exclusively: true) 
 }
 // snippet.end
 
+// snippet.hide
+struct Forecast: Sendable {
+    let city: String
+    let client: any WeatherClient
+}
+protocol WeatherService: Sendable {}
+struct LiveWeatherService: WeatherService { init(client: any WeatherClient) {} }
+struct OfflineWeatherService: WeatherService {}
+// snippet.show
+
+// snippet.contextForms
+// A factory taking arguments…
+container.register(Forecast.self) { (city: String) in Forecast(city: city, client: LiveWeatherClient()) }
+container.register(Forecast.self, in: .test) { (city: String) in Forecast(city: city, client: MockWeatherClient()) }
+// …an autowired initializer…
+container.register(WeatherService.self, initializer: LiveWeatherService.init(client:))
+container.register(WeatherService.self, in: .preview, initializer: OfflineWeatherService.init)
+// …and a multi-binding contribution: under its name, it takes the plain one's place.
+container.register(into: Analytics.self, name: "main") { LiveAnalytics() }
+container.register(into: Analytics.self, name: "main", in: .test) { NoAnalytics() }
+
+// Under `swift test` (a debug build): the .test variants.
+let forecast = try container.resolveOrThrow(Forecast.self, argument: "Oslo")
+let trackers = container.resolveAll(Analytics.self) // [NoAnalytics]
+// snippet.end
+
 // snippet.declareContexts
 // A release build that should use a context: declare it for the whole process…
 WeaveDI.Container.declaredContexts = [.custom("demo")]
@@ -276,5 +325,5 @@ WeaveDI.Container.detectsContexts = true
 // snippet.end
 
 // snippet.hide
-_ = (users, database, client, live, preview)
+_ = (users, database, client, live, preview, forecast, trackers)
 // snippet.show

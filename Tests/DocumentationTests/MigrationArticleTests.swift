@@ -287,6 +287,16 @@ struct MigrationNewFeatureRowsTests {
         #expect(identical(first.store, second.store))
     }
 
+    @Test("autowiring: an optional parameter is nil until its type is registered")
+    func autowiringOptional() throws {
+        let container = WeaveDI.Container()
+        registerCachedProfile(in: container)
+        #expect(try container.resolveOrThrow(CachedProfileService.self).cache == nil)
+        #expect(container.validate().isValid)
+        container.register((any ProfileCache).self) { MemoryProfileCache() }
+        #expect(try container.resolveOrThrow(CachedProfileService.self).cache is MemoryProfileCache)
+    }
+
     @Test("contexts: under a test runner the .test registration and .onTest are chosen")
     func contexts() async {
         let container = WeaveDI.Container()

@@ -111,11 +111,12 @@ extension Container {
             isAsync: false)
     }
 
-    private func storeWithArguments<T>(
+    /// Stores a factory taking arguments under `key`, for `context` (`nil`: the plain registration).
+    func storeWithArguments<T>(
         _: T.Type, key: RegistryKey, scope: Scope, site: RegistrationSite, argumentTypes: [Any.Type], call: AnyObject,
-        isAsync: Bool
+        isAsync: Bool, context: RegistrationContext? = nil
     ) -> RegistrationHandle {
-        insert(key: key, type: T.self, scope: scope, site: site) {
+        insert(key: key, type: T.self, scope: scope, site: site, context: context) {
             ArgumentRecord(
                 lifetime: scope, name: key.name, site: site, type: T.self, argumentTypes: argumentTypes, call: call,
                 isAsyncFactory: isAsync)

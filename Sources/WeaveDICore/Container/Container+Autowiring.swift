@@ -26,9 +26,15 @@ extension Container {
     /// registered without building the registration. Each parameter is resolved unnamed, through
     /// the container the resolution was asked of (a child container's override applies to an
     /// autowired registration made in its parent). A shared lifetime builds its instance once,
-    /// through the container whose resolution built it. An optional parameter (`Cache?`) is
-    /// resolved as the type `Cache?`: register that type itself, a `Cache` registration does
-    /// not satisfy it.
+    /// through the container whose resolution built it.
+    ///
+    /// An optional parameter (`logger: Logger?`) is an optional dependency: it gets the `Logger`
+    /// that this container (or a parent, for the active contexts) resolves, and `nil` only when
+    /// `Logger` is not registered at all. Any other failure of `Logger` (a cycle, its factory
+    /// throwing, a dependency missing in its own graph, a scope failure) fails the resolution as
+    /// for any parameter. A registration of the optional type itself (`register(Logger?.self)`,
+    /// here or in a parent) wins over `Logger`'s. ``validate()`` does not count a missing optional
+    /// parameter as a problem; ``declaredDependencies(of:name:)`` marks it optional.
     ///
     /// A parameter that cannot be resolved fails the resolution with that parameter's
     /// ``DIError`` (``DIError/dependencyNotFound(_:name:similar:)`` for a missing one, as a
@@ -58,16 +64,53 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (repeat each P) throws -> T
     ) -> RegistrationHandle {
-        // Made here, in the caller's module, so the pack expansion is specialized for its types.
-        let factory: @Sendable () throws -> T = {
-            // The container is alive while its factory runs: used without a retain.
-            try Container.autowiringTarget()._withUnsafeGuaranteedRef { container in
-                try initializer(repeat try container.autowiredParameter((each P).self))
+        storeAutowired(
+            key: RegistryKey(type, name: name), scope: scope, context: nil, file: file, line: line,
+            parameters: repeat (each P).self, factory: Container.autowiredFactory(initializer))
+    }
+
+    /// The factory of an autowired registration of `initializer`. Made in the caller's module
+    /// (inlined), so the pack expansion is specialized for its types. An initializer without an
+    /// optional parameter (found here, once) gets the plain expansion: its parameters pay nothing
+    /// for optional ones.
+    @inlinable
+    static func autowiredFactory<T, each P>(_ initializer: @escaping @Sendable (repeat each P) throws -> T)
+        -> @Sendable () throws -> T
+    {
+        guard let optionals = OptionalParameters.of(repeat (each P).self) else {
+            return {
+                // The container is alive while its factory runs: used without a retain.
+                try Container.autowiringTarget()._withUnsafeGuaranteedRef { container in
+                    try initializer(repeat try container.autowiredParameter((each P).self))
+                }
             }
         }
-        return storeAutowired(
-            key: RegistryKey(type, name: name), scope: scope, file: file, line: line,
-            parameters: repeat (each P).self, factory: factory)
+        return {
+            try Container.autowiringTarget()._withUnsafeGuaranteedRef { container in
+                var position = 0
+                return try initializer(
+                    repeat try container.autowiredParameter((each P).self, at: &position, optionals: optionals))
+            }
+        }
+    }
+
+    /// The factory of an async autowired registration of `initializer` (see ``autowiredFactory(_:)``).
+    @inlinable
+    static func autowiredAsyncFactory<T, each P>(
+        _ initializer: @escaping @Sendable (repeat each P) async throws -> T
+    ) -> @Sendable () async throws -> T {
+        guard let optionals = OptionalParameters.of(repeat (each P).self) else {
+            return {
+                let container = Container.asyncAutowiringTarget()
+                return try await initializer(repeat try await container.autowiredParameterAsync((each P).self))
+            }
+        }
+        return {
+            let container = Container.asyncAutowiringTarget()
+            var position = 0
+            return try await initializer(
+                repeat try await container.autowiredParameterAsync((each P).self, at: &position, optionals: optionals))
+        }
     }
 
     /// Registers `type`, built by an async `initializer` (or a synchronous one) with each of its
@@ -91,36 +134,35 @@ extension Container {
         line: Int = #line,
         initializer: @escaping @Sendable (repeat each P) async throws -> T
     ) -> RegistrationHandle {
-        let factory: @Sendable () async throws -> T = {
-            let container = Container.asyncAutowiringTarget()
-            return try await initializer(repeat try await container.autowiredParameterAsync((each P).self))
-        }
-        return storeAutowiredAsync(
-            key: RegistryKey(type, name: name), scope: scope, file: file, line: line,
-            parameters: repeat (each P).self, factory: factory)
+        storeAutowiredAsync(
+            key: RegistryKey(type, name: name), scope: scope, context: nil, file: file, line: line,
+            parameters: repeat (each P).self, factory: Container.autowiredAsyncFactory(initializer))
     }
 
     // MARK: Inspection
 
-    /// The types the registration of `type` (under `name`) declares it depends on, as this
-    /// container resolves it (its own registration, else the nearest parent's); `nil` when
-    /// there is none.
+    /// The dependencies the registration of `type` (under `name`) declares, as this container
+    /// resolves it (its own registration, else the nearest parent's, for the active contexts);
+    /// `nil` when there is none.
     ///
     /// For an autowired registration (``register(_:name:scope:file:line:initializer:)``) they
-    /// are the initializer's parameter types, in order, each resolved unnamed: exactly what its
-    /// factory resolves. For a module they are what it listed in `dependencies:`; for a
-    /// registration with a factory closure, nothing (what a closure resolves is known only once
-    /// it runs: see ``dependencyGraph()``). Reading them runs nothing.
-    public func declaredDependencies<T>(of type: T.Type, name: String? = nil) -> [Any.Type]? {
-        registration(of: RegistryKey(type, name: name))?.declaredDependencies
+    /// are the initializer's parameters, in order, each resolved unnamed: exactly what its
+    /// factory resolves, an optional parameter (`Logger?`) marked
+    /// ``Container/DeclaredDependency/isOptional`` with `Logger` as its ``Container/DeclaredDependency/type``. For a
+    /// module they are what it listed in `dependencies:`; for a registration with a factory
+    /// closure, nothing (what a closure resolves is known only once it runs: see
+    /// ``dependencyGraph()``). Reading them runs nothing.
+    public func declaredDependencies<T>(of type: T.Type, name: String? = nil) -> [DeclaredDependency]? {
+        registration(of: RegistryKey(type, name: name))?.declaredDependencies.map(DeclaredDependency.init(declared:))
     }
 
-    /// The record that resolving `key` here would use (here, else the nearest parent's).
+    /// The record that resolving `key` here would use (here, else the nearest parent's; for a
+    /// key with context registrations, the one that applies now).
     func registration(of key: RegistryKey) -> RegistrationRecord? {
         var container: Container? = self
         while let current = container {
             if let slot = current.registry.slot(for: key.id),
-                let record = slot.lock.withLock({ slot.record(named: key.name) })
+                let record = slot.lock.withLock({ slot.record(named: key.name)?.selected })
             {
                 return record
             }
@@ -134,12 +176,13 @@ extension Container {
     /// Stores an autowired registration: its record carries the parameter types.
     @usableFromInline
     func storeAutowired<T, each P>(
-        key: RegistryKey, scope: Scope, file: String, line: Int, parameters: repeat (each P).Type,
+        key: RegistryKey, scope: Scope, context: RegistrationContext?, file: String, line: Int,
+        parameters: repeat (each P).Type,
         factory: @escaping @Sendable () throws -> T
     ) -> RegistrationHandle {
         let site = RegistrationSite(fileID: file, line: line)
         let dependencies = Container.types(repeat each parameters)
-        return insert(key: key, type: T.self, scope: scope, site: site) {
+        return insert(key: key, type: T.self, scope: scope, site: site, context: context) {
             makeRecord(scope: scope, name: key.name, site: site, declaredDependencies: dependencies, factory: factory)
                 .markedAutowired()
         }
@@ -148,12 +191,13 @@ extension Container {
     /// Stores an async autowired registration: its record carries the parameter types.
     @usableFromInline
     func storeAutowiredAsync<T, each P>(
-        key: RegistryKey, scope: Scope, file: String, line: Int, parameters: repeat (each P).Type,
+        key: RegistryKey, scope: Scope, context: RegistrationContext?, file: String, line: Int,
+        parameters: repeat (each P).Type,
         factory: @escaping @Sendable () async throws -> T
     ) -> RegistrationHandle {
         let site = RegistrationSite(fileID: file, line: line)
         let dependencies = Container.types(repeat each parameters)
-        return insert(key: key, type: T.self, scope: scope, site: site) {
+        return insert(key: key, type: T.self, scope: scope, site: site, context: context) {
             AsyncRecord(
                 lifetime: scope, name: key.name, site: site, declaredDependencies: dependencies,
                 type: T.self, asyncFactory: ErasedAsyncFactory(factory)

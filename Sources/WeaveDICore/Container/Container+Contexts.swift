@@ -39,7 +39,7 @@ extension Container {
     }
 
     /// Registers `factory` to build `type` under `name` while `context` is active; see
-    /// ``register(_:scope:in:file:line:factory:)``.
+    /// ``register(_:scope:in:file:line:factory:)-(_,_,_,_,_,()->T)``.
     @discardableResult
     public func register<T>(
         _ name: String,
@@ -56,7 +56,7 @@ extension Container {
     }
 
     /// Registers an async `factory` to build `type` while `context` is active; resolve it with
-    /// `resolveAsync`. See ``register(_:scope:in:file:line:factory:)``.
+    /// `resolveAsync`. See ``register(_:scope:in:file:line:factory:)-(_,_,_,_,_,()->T)``.
     @discardableResult
     public func registerAsync<T>(
         _ type: T.Type,

@@ -57,7 +57,7 @@ extension Container {
             site: RegistrationSite(fileID: file, line: line), factory: factory)
     }
 
-    private func contributionKey<P>(_: P.Type, name: String?) -> RegistryKey {
+    func contributionKey<P>(_: P.Type, name: String?) -> RegistryKey {
         let name = name ?? "contribution \(contributionNumbers.wrappingIncrementThenLoad(ordering: .relaxed))"
         return RegistryKey(Contributions<P>.self, name: name)
     }
@@ -125,8 +125,18 @@ extension Container {
         var found: [Contribution] = []
         for owner in chain.reversed() {
             guard let slot = owner.registry.slot(for: id) else { continue }
-            let records = slot.lock.withLock { slot.allRecordsWithSequence }.sorted { $0.sequence < $1.sequence }
-            for (record, _) in records {
+            // A name with context contributions is ordered by its first registration (adding a
+            // context variant stores the name again, with a later sequence).
+            let records = slot.lock.withLock { slot.allRecordsWithSequence }.map { entry in
+                (
+                    record: entry.record,
+                    sequence: entry.record.contextEntries(sequence: entry.sequence).map(\.sequence).min()
+                        ?? entry.sequence
+                )
+            }.sorted { $0.sequence < $1.sequence }
+            // A contribution made for a context counts while its context (or its plain
+            // registration under the same name) applies.
+            for (record, _) in records where record.selected != nil {
                 found.append(
                     Contribution(
                         owner: owner, record: record, lock: slot.lock, key: RegistryKey(rawID: id, name: record.name)))

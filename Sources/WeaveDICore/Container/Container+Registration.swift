@@ -338,7 +338,9 @@ extension Container {
         /// Where it was registered.
         public let site: RegistrationSite
         /// The types it declared it depends on: what its module listed in `dependencies:`, or the
-        /// initializer's parameter types of an autowired registration (see ``isAutowired``).
+        /// initializer's parameter types of an autowired registration (see ``isAutowired``), an
+        /// optional parameter as its optional type (`Logger?`; ``Container/declaredDependencies(of:name:)``
+        /// says which type it resolves and that it is optional).
         public let declaredDependencies: [Any.Type]
         /// Whether WeaveDI resolves the factory's inputs itself (an autowired registration,
         /// `register(_:name:scope:file:line:initializer:)`): ``declaredDependencies`` are then

@@ -3,7 +3,8 @@ import WeaveDICore
 
 extension DependencyGraph {
     /// The graph in Graphviz DOT: one box per node labelled with its type (and name) and scope,
-    /// missing types dashed red, edges a module only declared dashed and labelled "declared".
+    /// missing types dashed red, edges a module only declared dashed and labelled "declared",
+    /// optional parameters' edges dotted and labelled "optional".
     /// Render it with `dot -Tsvg graph.dot -o graph.svg`.
     public func dot() -> String {
         var lines = ["digraph WeaveDI {", "    rankdir=LR;", "    node [shape=box];"]
@@ -15,7 +16,9 @@ extension DependencyGraph {
             lines.append("    \(node.id) [\(attributes.joined(separator: ", "))];")
         }
         for edge in edges {
-            if edge.isResolved {
+            if edge.isOptional {
+                lines.append("    \(edge.from) -> \(edge.to) [style=dotted, label=\"optional\"];")
+            } else if edge.isResolved {
                 lines.append("    \(edge.from) -> \(edge.to);")
             } else {
                 lines.append("    \(edge.from) -> \(edge.to) [style=dashed, label=\"declared\"];")
@@ -27,7 +30,7 @@ extension DependencyGraph {
 
     /// The graph as a Mermaid flowchart (paste it into a Mermaid code block): nodes show
     /// type (and name) and scope, missing types use the `missing` class, declared-only edges are
-    /// dotted and labelled "declared".
+    /// dotted and labelled "declared", optional parameters' edges dotted and labelled "optional".
     public func mermaid() -> String {
         var lines = ["graph LR"]
         for node in nodes {
@@ -36,9 +39,11 @@ extension DependencyGraph {
         }
         for edge in edges {
             lines.append(
-                edge.isResolved
-                    ? "    \(edge.from) --> \(edge.to)"
-                    : "    \(edge.from) -. declared .-> \(edge.to)")
+                edge.isOptional
+                    ? "    \(edge.from) -. optional .-> \(edge.to)"
+                    : edge.isResolved
+                        ? "    \(edge.from) --> \(edge.to)"
+                        : "    \(edge.from) -. declared .-> \(edge.to)")
         }
         if nodes.contains(where: { !$0.isRegistered }) {
             lines.append("    classDef missing stroke:#c00,stroke-dasharray:5 5,color:#c00")
@@ -67,7 +72,8 @@ extension DependencyGraph {
     ///
     /// Trees start at nodes nothing depends on (then at any node only reachable through a cycle).
     /// A node already expanded above is marked `(see above)`, an edge closing a cycle `(cycle)`,
-    /// and a dependency only declared by a module `[declared]`.
+    /// a dependency only declared by a module `[declared]`, and an optional parameter of an
+    /// autowired initializer `[optional]`.
     public func textTree() -> String {
         if nodes.isEmpty { return "(no registrations)\n" }
         let byID = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, $0) })
@@ -84,6 +90,7 @@ extension DependencyGraph {
         func visit(_ node: Node, edge: Edge?, prefix: String, branch: String, path: Set<String>) {
             var line = prefix + branch + node.caption
             if let edge, !edge.isResolved { line += " [declared]" }
+            if let edge, edge.isOptional { line += " [optional]" }
             let kids = children[node.id] ?? []
             if path.contains(node.id) {
                 lines.append(line + " (cycle)")

@@ -79,17 +79,26 @@ extension DependencyGraph {
             let from: RegistryKey
             let to: RegistryKey
         }
-        var flags: [Pair: (resolved: Bool, declared: Bool)] = [:]
+        var flags: [Pair: (resolved: Bool, declared: Bool, optional: Bool)] = [:]
         for edge in recorded {
             ensure(edge.from.key, edge.from.type)
             ensure(edge.to.key, edge.to.type)
-            flags[Pair(from: edge.from.key, to: edge.to.key), default: (false, false)].resolved = true
+            flags[Pair(from: edge.from.key, to: edge.to.key), default: (false, false, false)].resolved = true
         }
+        let registered = Set(registrations.map(\.key))
         for registration in registrations {
-            for dependency in registration.record.declaredDependencies {
-                let key = RegistryKey(anyType: dependency)
-                ensure(key, dependency)
-                flags[Pair(from: registration.key, to: key), default: (false, false)].declared = true
+            // A context registration's dependencies are those of the entry that applies.
+            for declared in registration.applying.declaredDependencies {
+                let dependency = Container.DeclaredDependency(declared: declared)
+                // An optional parameter (`Logger?`) depends on `Logger`, unless `Logger?` itself
+                // is registered (which then wins, as in resolution).
+                let type =
+                    dependency.isOptional && !registered.contains(RegistryKey(anyType: declared))
+                    ? dependency.type : declared
+                let key = RegistryKey(anyType: type)
+                ensure(key, type)
+                flags[Pair(from: registration.key, to: key), default: (false, false, false)].declared = true
+                if dependency.isOptional { flags[Pair(from: registration.key, to: key)]?.optional = true }
             }
         }
 
@@ -125,7 +134,10 @@ extension DependencyGraph {
         var edges: [Edge] = []
         for (pair, flag) in flags {
             guard let from = ids[pair.from], let to = ids[pair.to] else { continue }
-            edges.append(Edge(from: from, to: to, isResolved: flag.resolved, isDeclared: flag.declared))
+            edges.append(
+                Edge(
+                    from: from, to: to, isResolved: flag.resolved, isDeclared: flag.declared, isOptional: flag.optional)
+            )
         }
         let position = Dictionary(uniqueKeysWithValues: nodes.enumerated().map { ($1.id, $0) })
         edges.sort {
@@ -215,13 +227,32 @@ extension DependencyGraph {
         /// Whether `from` declared `to`: its module listed it in `dependencies:`, or `to` is a
         /// parameter of `from`'s autowired initializer. Known without running `from`'s factory.
         public let isDeclared: Bool
+        /// Whether `to` is an optional parameter of `from`'s autowired initializer
+        /// (`logger: Logger?`): `from` is built with `nil` when `to` is not registered, so a
+        /// missing `to` here is not a problem.
+        public let isOptional: Bool
 
         /// An edge from the node `from` to the node `to` (``Node/id``s).
-        public init(from: String, to: String, isResolved: Bool, isDeclared: Bool) {
+        public init(from: String, to: String, isResolved: Bool, isDeclared: Bool, isOptional: Bool = false) {
             self.from = from
             self.to = to
             self.isResolved = isResolved
             self.isDeclared = isDeclared
+            self.isOptional = isOptional
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case from, to, isResolved, isDeclared, isOptional
+        }
+
+        /// Decodes an edge; JSON written before ``isOptional`` existed decodes with it `false`.
+        public init(from decoder: any Decoder) throws {
+            let values = try decoder.container(keyedBy: CodingKeys.self)
+            from = try values.decode(String.self, forKey: .from)
+            to = try values.decode(String.self, forKey: .to)
+            isResolved = try values.decode(Bool.self, forKey: .isResolved)
+            isDeclared = try values.decode(Bool.self, forKey: .isDeclared)
+            isOptional = try values.decodeIfPresent(Bool.self, forKey: .isOptional) ?? false
         }
     }
 }

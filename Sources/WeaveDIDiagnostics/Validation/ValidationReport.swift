@@ -34,6 +34,11 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     /// (plain)"`). Validation builds what applies for the validating task; validate inside
     /// `Container.withContexts` to check another context. Not counted as problems.
     public internal(set) var inactiveContextRegistrations: [String] = []
+    /// Optional parameters of autowired initializers (`logger: Logger?`) whose type is not
+    /// registered, so the initializer gets `nil`: `"MyApp.UserService: MyApp.Logger?"`. Not counted
+    /// as problems (that is what an optional parameter is for); listed so a forgotten
+    /// registration still shows.
+    public internal(set) var absentOptionalDependencies: [String] = []
     /// Factories that resolved from a container other than the validated one: a parent they
     /// captured, or `Container.shared` (through `UnifiedDI`, a property wrapper or a `Factory` key)
     /// while another container is validated. What they resolved there was checked there, as the app
@@ -73,6 +78,7 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         section("Not built (async factories; use validateAsync())", unbuiltAsyncRegistrations)
         section("Not built (factories taking arguments)", unbuiltArgumentRegistrations)
         section("Not built (contexts not active)", inactiveContextRegistrations)
+        section("Optional parameters not registered (nil is passed)", absentOptionalDependencies)
         section("Resolved outside the validated container", outsideResolutions.map(\.description))
         return lines.joined(separator: "\n")
     }

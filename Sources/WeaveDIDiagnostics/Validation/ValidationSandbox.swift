@@ -171,13 +171,21 @@ extension ValidationSandbox {
         return report
     }
 
-    /// Whether `registration` is autowired and a parameter type of its initializer is not
-    /// registered: its factory would fail, so it is not built (the report names the parameter).
+    /// Whether `registration` is autowired and a (non-optional) parameter type of its
+    /// initializer is not registered: its factory would fail, so it is not built (the report
+    /// names the parameter). A missing optional parameter gets `nil`: it is built.
     func lacksAutowiredParameter(_ registration: ChainedRegistration) -> Bool {
         registration.applying.isAutowired
             && registration.applying.declaredDependencies.contains {
-                !container.isRegistered(key: RegistryKey(anyType: $0))
+                !Container.DeclaredDependency(declared: $0).isOptional && !container.isRegistered(key: RegistryKey(anyType: $0))
             }
+    }
+
+    /// Whether the optional dependency `dependency` gets `nil`: neither its optional type nor
+    /// its wrapped type is registered.
+    func isAbsent(_ dependency: Container.DeclaredDependency) -> Bool {
+        !container.isRegistered(key: RegistryKey(anyType: dependency.declaredType))
+            && !container.isRegistered(key: RegistryKey(anyType: dependency.type))
     }
 
     /// Turns what the collector heard, the declared dependencies and the recorded edges into
@@ -250,13 +258,22 @@ extension ValidationSandbox {
             }
         }
 
+        // A context registration's dependencies are those of the entry that applies.
+        var absentOptional: [String] = []
         for registration in all {
-            for dependency in registration.record.declaredDependencies
-            where !container.isRegistered(key: RegistryKey(anyType: dependency)) {
+            for declared in registration.applying.declaredDependencies {
+                let dependency = Container.DeclaredDependency(declared: declared)
+                if dependency.isOptional {
+                    if isAbsent(dependency) {
+                        absentOptional.append("\(registration.record.displayName): \(dependency)")
+                    }
+                    continue
+                }
+                guard !container.isRegistered(key: RegistryKey(anyType: declared)) else { continue }
                 addMissing(
                     dependent: registration.record.displayName, site: registration.record.site,
-                    type: dependency, name: nil, requested: false, declared: true,
-                    similar: container.similarRegistrations(to: dependency, name: nil),
+                    type: declared, name: nil, requested: false, declared: true,
+                    similar: container.similarRegistrations(to: declared, name: nil),
                     autowired: registration.applying.isAutowired)
             }
         }
@@ -293,6 +310,7 @@ extension ValidationSandbox {
                 "\(registration.record.displayName) \(context.map { "in context \($0)" } ?? "(plain)")"
             }
         }.sorted()
+        report.absentOptionalDependencies = absentOptional.sorted()
         report.outsideResolutions = collector.allReaches.compactMap { reach in
             names[reach.container].map { ValidationReport.OutsideResolution(dependent: reach.dependent, container: $0) }
         }

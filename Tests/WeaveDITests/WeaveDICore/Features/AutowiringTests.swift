@@ -58,11 +58,6 @@ private final class AWConsumer: Sendable {
     init(api: any AWAPI) { self.api = api }
 }
 
-private final class AWOptionalConsumer: Sendable {
-    let api: (any AWAPI)?
-    init(api: (any AWAPI)?) { self.api = api }
-}
-
 private struct AWInvalidKey: Error {}
 private final class AWKeyed: Sendable {
     init(api: any AWAPI) throws { throw AWInvalidKey() }
@@ -109,7 +104,9 @@ private final class AWViewModel {
     }
 }
 
-private func ids(_ types: [Any.Type]?) -> [ObjectIdentifier]? { types?.map(ObjectIdentifier.init) }
+private func ids(_ dependencies: [Container.DeclaredDependency]?) -> [ObjectIdentifier]? {
+    dependencies?.map { ObjectIdentifier($0.type) }
+}
 
 @Suite("Autowiring", .capturesLog)
 struct AutowiringTests {
@@ -317,26 +314,6 @@ struct AutowiringTests {
         // The health check builds it as the checked container would, too.
         let health = await child.checkHealth(timeout: 5)
         #expect(!health.values.contains { if case .unhealthy = $0 { true } else { false } })
-    }
-
-    @Test func anOptionalParameterIsResolvedAsTheOptionalType() throws {
-        // As the article states: `AWAPI?` is its own registration key; an `AWAPI` registration
-        // does not satisfy it, and the error and `validate()` say so, naming the look-alike.
-        let container = Container()
-        container.register(AWAPI.self) { AWAPIImpl(id: 1) }
-        container.register(AWOptionalConsumer.self, initializer: AWOptionalConsumer.init(api:))
-        #expect {
-            try container.resolveOrThrow(AWOptionalConsumer.self)
-        } throws: { error in
-            guard case .dependencyNotFound(let type, nil, let similar) = error as? DIError else { return false }
-            return type == Optional<any AWAPI>.self && similar == ["WeaveDITests.AWAPI"]
-        }
-        let missing = container.validate().missingDependencies
-        #expect(missing.contains { $0.missingType == Optional<any AWAPI>.self && $0.similar == ["WeaveDITests.AWAPI"] })
-        // Registering the optional type itself is what satisfies it (here: `nil` when none).
-        container.register((any AWAPI)?.self) { container.resolve(AWAPI.self) }
-        #expect(try container.resolveOrThrow(AWOptionalConsumer.self).api?.id == 1)
-        #expect(container.validate().isValid)
     }
 
     @Test func aMissingParameterIsReportedByValidateWithoutBuildingAnything() throws {
