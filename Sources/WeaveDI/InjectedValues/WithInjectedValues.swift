@@ -1,5 +1,9 @@
 import WeaveDICore
 
+#if Dependencies
+    import Dependencies
+#endif
+
 /// Runs `operation` with the ``InjectedValues`` that `update` makes from the current ones.
 ///
 /// ```swift
@@ -22,6 +26,17 @@ public func withInjectedValues<R>(
     var values = InjectedValues.current
     try update(&values)
     InjectedValues.noteOverride()
+    #if Dependencies
+        // Bridged keys' overrides live in `DependencyValues`, so that swift-dependencies carries
+        // them wherever it carries its own (`withEscapedDependencies`, `withDependencies(from:)`).
+        if let bridged = values.takeBridgedOverrides() {
+            return try withDependencies {
+                for entry in bridged { entry.apply(to: &$0) }
+            } operation: {
+                try InjectedValues.$bound.withValue(values, operation: operation)
+            }
+        }
+    #endif
     return try InjectedValues.$bound.withValue(values, operation: operation)
 }
 
@@ -47,5 +62,15 @@ public func withInjectedValues<R>(
     var values = InjectedValues.current
     try update(&values)
     InjectedValues.noteOverride()
+    #if Dependencies
+        // See the synchronous form.
+        if let bridged = values.takeBridgedOverrides() {
+            return try await withDependencies(isolation: isolation) {
+                for entry in bridged { entry.apply(to: &$0) }
+            } operation: {
+                try await InjectedValues.$bound.withValue(values, operation: operation, isolation: isolation)
+            }
+        }
+    #endif
     return try await InjectedValues.$bound.withValue(values, operation: operation, isolation: isolation)
 }
