@@ -32,6 +32,10 @@
     ///   `@Injected(\.apiClient)` and `withInjectedValues { $0.apiClient = mock }` by
     ///   `@Dependency(\.apiClient)`, in the overriding task and the tasks it creates only. When
     ///   both worlds override the key, the override set last (the innermost) wins, in both.
+    ///   Either world's override lives in `DependencyValues` (`withInjectedValues` applies it with
+    ///   `withDependencies`), so swift-dependencies carries it as one of its own: a `@Dependency`
+    ///   created inside keeps it, `withEscapedDependencies` restores it in an escaping closure,
+    ///   and `withDependencies(from:)` treats the key as a plain `DependencyKey`.
     /// - **Context.** The value is chosen by swift-dependencies' context
     ///   (`DependencyValues.context`, which it detects for tests and previews): in `.test` the
     ///   bridge's `testValue`, in `.preview` its `previewValue`; without one, or in `.live`, the

@@ -19,6 +19,11 @@ import WeaveDICore
 /// values, so concurrent tests can override the same key differently. Calls nest: an inner call
 /// starts from the outer overrides and changes only what its `update` sets. Returns what
 /// `operation` returns and rethrows what `update` or `operation` throws.
+///
+/// With the `Dependencies` trait, overrides of bridged keys (`InjectedValues[bridged:]`) are
+/// applied to swift-dependencies' `DependencyValues` as well, with `withDependencies` around
+/// `operation`, so `@Dependency` reads them and swift-dependencies carries them wherever it
+/// carries its own (`withEscapedDependencies`, `withDependencies(from:)`).
 public func withInjectedValues<R>(
     _ update: (inout InjectedValues) throws -> Void,
     operation: () throws -> R
