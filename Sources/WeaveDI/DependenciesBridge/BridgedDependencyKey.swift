@@ -196,7 +196,13 @@
         /// ``inInjected``).
         @inlinable
         static func mayExist(_ key: ObjectIdentifier, at offset: Int) -> Bool {
-            guard let slot = slot(of: key) else { return false }
+            isCounted(slot(of: key), at: offset)
+        }
+
+        /// Whether the count at `offset` of `slot` (from ``slot(of:)``) is above 0.
+        @inlinable
+        static func isCounted(_ slot: Int?, at offset: Int) -> Bool {
+            guard let slot else { return false }
             return UnsafeAtomic<Int>(at: table + slot * 3 + offset).load(ordering: .relaxed) != 0
         }
 
@@ -282,18 +288,16 @@
     @usableFromInline
     enum BridgedRead {
         /// The value of `Key` in `dependencies`: its override or test/preview value, else the
-        /// container's. Inlinable, so that a read is specialized for the key where it is written.
+        /// container's. `overridden`: whether an override of `Key` may exist in `DependencyValues`
+        /// (see `BridgeOverrides`). Inlinable, so that a read is specialized for the key where it
+        /// is written.
         @inlinable
         static func value<Key: BridgedDependencyKey>(
-            _: Key.Type, dependencies: @autoclosure () -> DependencyValues
+            _: Key.Type, overridden: Bool, dependencies: @autoclosure () -> DependencyValues
         ) -> Key.Value {
             // swift-dependencies' world holds the key's test or preview value (by context), or an
-            // override; without either, it holds nothing for this key and is not looked up (see
-            // `BridgeOverrides`).
-            if Key.bridge.hasContextValues
-                || BridgeOverrides.mayExist(ObjectIdentifier(Key.self), at: BridgeOverrides.inDependencies),
-                let entry = dependencies()[DependencySlot<Key>.self]
-            {
+            // override; without either, it holds nothing for this key and is not looked up.
+            if overridden || Key.bridge.hasContextValues, let entry = dependencies()[DependencySlot<Key>.self] {
                 return entry.value
             }
             return live(Key.self)
@@ -337,7 +341,10 @@
         /// A ``BridgedDependencyKey``'s value (read by `@Dependency`), or sets its override, seen by
         /// `@Injected` too (see ``BridgedDependencyKey``).
         public subscript<Key: BridgedDependencyKey>(bridged key: Key.Type) -> Key.Value {
-            @inlinable get { BridgedRead.value(key, dependencies: self) }
+            @inlinable get {
+                let overridden = BridgeOverrides.mayExist(ObjectIdentifier(key), at: BridgeOverrides.inDependencies)
+                return BridgedRead.value(key, overridden: overridden, dependencies: self)
+            }
             set {
                 self[DependencySlot<Key>.self] = BridgedEntry(
                     value: newValue,
@@ -357,13 +364,17 @@
         public subscript<Key: BridgedDependencyKey>(bridged key: Key.Type) -> Key.Value {
             @inlinable get {
                 let identity = ObjectIdentifier(key)
-                if BridgeOverrides.mayExist(identity, at: BridgeOverrides.inInjected),
+                // One search of the table for both counts.
+                let slot = BridgeOverrides.slot(of: identity)
+                if BridgeOverrides.isCounted(slot, at: BridgeOverrides.inInjected),
                     let entry = overrides.bridged?[identity]
                 {
                     // Stored under its key's identity only, so the entry's type is known.
                     return unsafeDowncast(entry, to: BridgedInjectedEntry<Key>.self).value
                 }
-                return BridgedRead.value(key, dependencies: DependencyValues._current)
+                return BridgedRead.value(
+                    key, overridden: BridgeOverrides.isCounted(slot, at: BridgeOverrides.inDependencies),
+                    dependencies: DependencyValues._current)
             }
             set {
                 var bridged = overrides.bridged ?? [:]
