@@ -87,6 +87,22 @@ import WeaveDI
     }
     // snippet.end
 
+    // snippet.escaping
+    // An escaping closure (a callback, a detached task) gets the override through
+    // swift-dependencies' withEscapedDependencies, whichever world set it.
+    func headlineFromEscapingClosure() -> Task<String, Never> {
+        withInjectedValues {
+            $0.weather = StubWeatherClient(text: "Escaped")
+        } operation: {
+            withEscapedDependencies { continuation in
+                Task.detached {
+                    await continuation.yield { await ForecastModel().headline(city: "Oslo") }
+                }
+            }
+        }
+    }
+    // snippet.end
+
     // snippet.errors
     // The live value as an error instead of a fallback or a trap: the container's DIError.
     func liveWeather() throws -> any WeatherClient {

@@ -110,6 +110,14 @@
         }
     }
 
+    /// How many overrides of `key` exist in `DependencyValues` (or, with
+    /// `BridgeOverrides.inInjected`, on `InjectedValues` values not bound yet).
+    func overrideCount<Key: BridgedDependencyKey>(_ key: Key.Type, at offset: Int = BridgeOverrides.inDependencies)
+        -> Int
+    {
+        BridgeOverrides.count(of: ObjectIdentifier(key), at: offset)
+    }
+
     // MARK: Tests
 
     @Suite("Dependencies bridge: the live value is the container's")
@@ -396,9 +404,10 @@
                             }
                         }
                         var checks = [
-                            // Both scopes ended; the tasks and the holder still hold their override.
-                            BridgeOverrides.inDependencies.load(ordering: .relaxed) == 1,
-                            BridgeOverrides.inInjected.load(ordering: .relaxed) == 1,
+                            // Both scopes ended; the tasks and the holder still hold their override
+                            // (`withInjectedValues` applied its own to `DependencyValues`).
+                            overrideCount(GreeterKey.self) == 2,
+                            overrideCount(GreeterKey.self, at: BridgeOverrides.inInjected) == 0,
                             Reader().injectedGreeter.greet() == "live 1",
                             // `@Dependency` keeps the values current when it was created.
                             holder.dependencyGreeter.greet() == "dependencies",
@@ -413,8 +422,8 @@
                 // Nothing holds an override any more: both worlds' lookups are skipped again, and
                 // the next override is seen at once.
                 let after = [
-                    BridgeOverrides.inDependencies.load(ordering: .relaxed) == 0,
-                    BridgeOverrides.inInjected.load(ordering: .relaxed) == 0,
+                    overrideCount(GreeterKey.self) == 0,
+                    overrideCount(GreeterKey.self, at: BridgeOverrides.inInjected) == 0,
                     withDependencies {
                         $0.greeter = FixedGreeter("next")
                     } operation: {

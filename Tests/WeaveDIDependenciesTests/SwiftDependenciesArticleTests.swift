@@ -60,6 +60,16 @@
             }
         }
 
+        @Test("withEscapedDependencies carries a withInjectedValues override into a detached task")
+        func escaping() async throws {
+            let container = Container()
+            registerWeather(in: container)
+            try await inLive(container) {
+                #expect(await headlineFromEscapingClosure().value == "Escaped in Oslo")
+                #expect(await ForecastModel().headline(city: "Oslo") == "Sunny in Oslo")
+            }
+        }
+
         @Test("tests and previews get the bridge's test and preview values")
         func testAndPreview() async throws {
             let container = Container()

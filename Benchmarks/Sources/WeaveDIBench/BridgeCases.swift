@@ -38,10 +38,10 @@ enum BridgeCases {
                 })
         }
 
-        // While no override set through a world is alive, reads skip that world's lookup. The
+        // While no override of the key is alive, reads skip swift-dependencies' lookup. The
         // after-override cases set one in each world (as tests do) at the start of each round,
-        // and let it end; the during-override case keeps one alive while it reads (cases run in
-        // `CaseID` order).
+        // and let it end; the during-override cases keep one alive, of another key or of this
+        // one, while they read (cases run in `CaseID` order).
         if settings.wants(.bridgedDependencyReadAfterOverride) {
             results.record(
                 .bridgedDependencyReadAfterOverride, name,
@@ -56,6 +56,21 @@ enum BridgeCases {
                 timed { n in
                     overrideInBothWorlds()
                     for _ in 0..<n { blackHole(holder.injectedLogger) }
+                })
+        }
+        if settings.wants(.bridgedInjectedReadDuringOtherOverride) {
+            results.record(
+                .bridgedInjectedReadDuringOtherOverride, name,
+                timed { n in
+                    // Another key's override, held as below: this key's count stays 0.
+                    let keeper = withDependencies {
+                        $0.otherBridgedLogger = ConsoleLogger()
+                    } operation: {
+                        OtherBridgedHolder()
+                    }
+                    withExtendedLifetime(keeper) {
+                        for _ in 0..<n { blackHole(holder.injectedLogger) }
+                    }
                 })
         }
         if settings.wants(.bridgedInjectedReadDuringOverride) {
@@ -94,6 +109,22 @@ extension InjectedValues {
         get { self[bridged: BridgedLoggerKey.self] }
         set { self[bridged: BridgedLoggerKey.self] = newValue }
     }
+}
+
+/// A second bridged key (the registration named "other"), overridden while the first is read.
+enum OtherBridgedLoggerKey: BridgedDependencyKey {
+    static let bridge = DependencyBridge<any Logging>(name: "other", fallback: { ConsoleLogger() })
+}
+
+extension DependencyValues {
+    var otherBridgedLogger: any Logging {
+        get { self[bridged: OtherBridgedLoggerKey.self] }
+        set { self[bridged: OtherBridgedLoggerKey.self] = newValue }
+    }
+}
+
+private struct OtherBridgedHolder: Sendable {
+    @Dependency(\.otherBridgedLogger) var logger
 }
 
 private struct BridgedHolder: Sendable {

@@ -115,6 +115,10 @@ enum Report {
                 "The same, after overrides were set: bridged @Injected ÷ plain InjectedKey",
                 ratio(own(.bridgedInjectedReadAfterOverride), own(.injectedRead)), "≤ 1.2", { $0 <= 1.2 }
             ),
+            (
+                "The same, while another key's override is alive: bridged @Injected ÷ plain InjectedKey",
+                ratio(own(.bridgedInjectedReadDuringOtherOverride), own(.injectedRead)), "≤ 1.2", { $0 <= 1.2 }
+            ),
         ]
         return checks.map { goal, value, target, met in
             let plain = value(Contestants.weaveDI)

@@ -31,9 +31,13 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
     /// through it is alive.
     case bridgedDependencyReadAfterOverride = "bridged-dependency-read-after-override"
     case bridgedInjectedReadAfterOverride = "bridged-injected-read-after-override"
-    /// The bridged `@Injected` read while an override set through `withDependencies` is still
-    /// alive somewhere (a `@Dependency` created inside one holds it, as a model made in a test
-    /// does): it then looks swift-dependencies' world up too. No goal; shows that cost.
+    /// The bridged `@Injected` read while an override of another bridged key, set through
+    /// `withDependencies`, is alive somewhere (a `@Dependency` created inside one holds it, as a
+    /// model made in a test does): counts are per key, so the read skips the lookup.
+    case bridgedInjectedReadDuringOtherOverride = "bridged-injected-read-during-other-override"
+    /// The bridged `@Injected` read while an override of the same key set through
+    /// `withDependencies` is alive somewhere (held the same way, not visible to the reader): it
+    /// then looks swift-dependencies' world up too. No goal; shows that cost.
     case bridgedInjectedReadDuringOverride = "bridged-injected-read-during-override"
     /// A server request: begin a request scope, resolve three request-scoped services (a unit of
     /// work and two repositories holding it), end the scope; against building the three by hand.
@@ -88,6 +92,8 @@ enum CaseID: String, CaseIterable, Codable, Sendable {
         case .bridgedDependencyReadAfterOverride:
             return "@Dependency(\\.key) read, bridged key, after overrides were set (swift-dependencies: plain key)"
         case .bridgedInjectedReadAfterOverride: return "@Injected(\\.key) read, bridged key, after overrides were set"
+        case .bridgedInjectedReadDuringOtherOverride:
+            return "@Injected(\\.key) read, bridged key, while another key's withDependencies override is alive"
         case .bridgedInjectedReadDuringOverride:
             return "@Injected(\\.key) read, bridged key, while a withDependencies override is alive elsewhere"
         case .requestScope: return "Request scope: begin, resolve 3 request-scoped, end"

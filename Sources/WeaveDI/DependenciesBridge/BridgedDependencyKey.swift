@@ -32,6 +32,10 @@
     ///   `@Injected(\.apiClient)` and `withInjectedValues { $0.apiClient = mock }` by
     ///   `@Dependency(\.apiClient)`, in the overriding task and the tasks it creates only. When
     ///   both worlds override the key, the override set last (the innermost) wins, in both.
+    ///   Either world's override lives in `DependencyValues` (`withInjectedValues` applies it with
+    ///   `withDependencies`), so swift-dependencies carries it as one of its own: a `@Dependency`
+    ///   created inside keeps it, `withEscapedDependencies` restores it in an escaping closure,
+    ///   and `withDependencies(from:)` treats the key as a plain `DependencyKey`.
     /// - **Context.** The value is chosen by swift-dependencies' context
     ///   (`DependencyValues.context`, which it detects for tests and previews): in `.test` the
     ///   bridge's `testValue`, in `.preview` its `previewValue`; without one, or in `.live`, the
@@ -117,42 +121,109 @@
 
     // MARK: Storage
 
-    /// A bridged key's override (or test/preview value), stamped with when it was set so that the
-    /// two worlds agree on which of their overrides is the innermost.
+    /// A bridged key's override (or test/preview value) in `DependencyValues`, the one place a
+    /// task's overrides of bridged keys live: `withInjectedValues` applies its bridged overrides
+    /// there too (through `withDependencies`), so every swift-dependencies mechanism that carries
+    /// `DependencyValues` (`@Dependency`'s captured values, `withDependencies(from:)`,
+    /// `withEscapedDependencies`, `prepareDependencies`) carries them, and the innermost wins.
     @usableFromInline
     struct BridgedEntry<Value: Sendable>: Sendable {
         @usableFromInline let value: Value
-        /// 0 for a test or preview value; otherwise from ``BridgeGeneration``, larger when set later.
-        @usableFromInline let generation: UInt64
-        /// Counts the override as alive in its world while any copy of it exists (`nil` for a test
-        /// or preview value).
+        /// Counts the override as alive while any copy of it exists (`nil` for a test or preview
+        /// value).
         let liveness: LiveOverride?
     }
 
-    /// Stamps overrides. A task's inner override is set after its outer one, so it gets the larger
-    /// stamp; overrides of other tasks are not visible to it, whatever their stamps.
-    @usableFromInline
-    enum BridgeGeneration {
-        static let counter = ManagedAtomic<UInt64>(0)
-        static func next() -> UInt64 { counter.loadThenWrappingIncrement(ordering: .relaxed) + 1 }
-    }
-
-    /// How many overrides of bridged keys set through `DependencyValues` / `InjectedValues` exist
-    /// in the process (held by a bound value, a captured copy, a task that inherited one, or
-    /// swift-dependencies' cache after `prepareDependencies`).
+    /// How many overrides of each bridged key exist in the process, per key, in two places:
+    /// `DependencyValues` (held by a bound value, a captured copy, a task that inherited one, or
+    /// swift-dependencies' cache after `prepareDependencies`) and `InjectedValues` values not
+    /// bound yet (a snapshot being built in `withInjectedValues`' update, or kept by the caller).
     ///
-    /// While a world's count is 0, no task can see an override in that world, so a read skips
-    /// its lookup: swift-dependencies' costs two locked cache lookups when the key is absent
-    /// (~350 ns, 7× a plain `@Injected` read), `InjectedValues`' a task-local read and a hash
-    /// lookup. Relaxed is enough: a task that can see an override got it (by binding it, or
-    /// inheriting or capturing it) after the override's increment, and its copy keeps the count
-    /// above 0 until the task lets it go. (A flag set at the first override, which this replaces,
-    /// kept every later read of the process on the slow path.) Never destroyed: they live as
-    /// long as the process, and an `UnsafeAtomic` load from inlined code costs no retain.
+    /// While a key's count in a place is 0, no task can see an override of that key there, so a
+    /// read skips that lookup: swift-dependencies' costs two locked cache lookups when the key is
+    /// absent (~350 ns, 7× a plain `@Injected` read). Counting per key keeps the other keys on
+    /// the fast path while one key is overridden (a test's `withDependencies`, a
+    /// `prepareDependencies`). Relaxed counts are enough: a task that can see an override got it
+    /// (by binding it, or inheriting or capturing it) after the override's increment, and its copy
+    /// keeps the count above 0 until the task lets it go.
+    ///
+    /// The table: a slot per key ever overridden, claimed by the key's identity with a
+    /// compare-and-swap at its first override and kept (linear probing from a hash of the
+    /// identity), so a read finds its key's slot, or an empty slot that ends the search, without
+    /// a lock. Each slot is three words: the identity, then the two counts. If all
+    /// ``slotCount`` slots are claimed, further keys share one overflow slot (correct, only
+    /// slower while one of them is overridden). Never freed: it lives as long as the process.
     @usableFromInline
     enum BridgeOverrides {
-        @usableFromInline static let inDependencies = UnsafeAtomic<Int>.create(0)
-        @usableFromInline static let inInjected = UnsafeAtomic<Int>.create(0)
+        @usableFromInline static let slotBits = 9
+        @usableFromInline static let slotCount = 1 << slotBits
+        /// Offsets of the counts in a slot.
+        @usableFromInline static let inDependencies = 1
+        @usableFromInline static let inInjected = 2
+
+        /// `(slotCount + 1) * 3` words: the slots, then the overflow slot (identity unused).
+        @usableFromInline nonisolated(unsafe) static let table: UnsafeMutablePointer<UnsafeAtomic<Int>.Storage> = {
+            let words = (slotCount + 1) * 3
+            let table = UnsafeMutablePointer<UnsafeAtomic<Int>.Storage>.allocate(capacity: words)
+            for word in 0..<words { (table + word).initialize(to: UnsafeAtomic<Int>.Storage(0)) }
+            return table
+        }()
+
+        /// Where `identity`'s search starts (Fibonacci hashing: metadata addresses are aligned,
+        /// their low bits alone would crowd a few slots).
+        @inlinable
+        static func home(_ identity: Int) -> Int {
+            Int(truncatingIfNeeded: (UInt(bitPattern: identity) &* 0x9E37_79B9_7F4A_7C15) >> (UInt.bitWidth - slotBits))
+        }
+
+        /// The slot of `key`, `slotCount` for the overflow slot, or `nil` when `key` was never
+        /// overridden (its counts are 0).
+        @inlinable
+        static func slot(of key: ObjectIdentifier) -> Int? {
+            let identity = Int(bitPattern: key)
+            var slot = home(identity)
+            for _ in 0..<slotCount {
+                // Acquiring: pairs with the claim, so the slot's counts are the key's.
+                let held = UnsafeAtomic<Int>(at: table + slot * 3).load(ordering: .acquiring)
+                if held == identity { return slot }
+                if held == 0 { return nil }
+                slot = (slot + 1) & (slotCount - 1)
+            }
+            return slotCount
+        }
+
+        /// Whether an override of `key` may exist in the place at `offset` (``inDependencies`` or
+        /// ``inInjected``).
+        @inlinable
+        static func mayExist(_ key: ObjectIdentifier, at offset: Int) -> Bool {
+            isCounted(slot(of: key), at: offset)
+        }
+
+        /// Whether the count at `offset` of `slot` (from ``slot(of:)``) is above 0.
+        @inlinable
+        static func isCounted(_ slot: Int?, at offset: Int) -> Bool {
+            guard let slot else { return false }
+            return UnsafeAtomic<Int>(at: table + slot * 3 + offset).load(ordering: .relaxed) != 0
+        }
+
+        /// The count of `key` at `offset`, claiming a slot for `key` if it has none.
+        static func counter(for key: ObjectIdentifier, at offset: Int) -> UnsafeAtomic<Int> {
+            let identity = Int(bitPattern: key)
+            var slot = home(identity)
+            for _ in 0..<slotCount {
+                let (claimed, held) = UnsafeAtomic<Int>(at: table + slot * 3).compareExchange(
+                    expected: 0, desired: identity, ordering: .acquiringAndReleasing)
+                if claimed || held == identity { return UnsafeAtomic(at: table + slot * 3 + offset) }
+                slot = (slot + 1) & (slotCount - 1)
+            }
+            return UnsafeAtomic(at: table + slotCount * 3 + offset)
+        }
+
+        /// The count of `key` at `offset` (0 when it has no slot); for tests.
+        static func count(of key: ObjectIdentifier, at offset: Int) -> Int {
+            guard let slot = slot(of: key) else { return 0 }
+            return UnsafeAtomic<Int>(at: table + slot * 3 + offset).load(ordering: .relaxed)
+        }
     }
 
     /// Counts one override in `counter` from its creation to the end of its last copy.
@@ -173,45 +244,68 @@
     enum DependencySlot<Key: BridgedDependencyKey>: DependencyKey {
         @usableFromInline static var liveValue: BridgedEntry<Key.Value>? { nil }
         @usableFromInline static var testValue: BridgedEntry<Key.Value>? {
-            Key.bridge.testValue.map { BridgedEntry(value: $0(), generation: 0, liveness: nil) }
+            Key.bridge.testValue.map { BridgedEntry(value: $0(), liveness: nil) }
         }
         @usableFromInline static var previewValue: BridgedEntry<Key.Value>? {
-            Key.bridge.previewValue.map { BridgedEntry(value: $0(), generation: 0, liveness: nil) }
+            Key.bridge.previewValue.map { BridgedEntry(value: $0(), liveness: nil) }
         }
     }
 
-    /// Where a bridged key's override lives in `InjectedValues` (no default of its own: the
-    /// context is swift-dependencies').
+    /// A bridged key's override set on an `InjectedValues` value, until `withInjectedValues`
+    /// applies it to `DependencyValues` (see ``BridgedEntry``). Counted in ``BridgeOverrides``
+    /// while it exists.
     @usableFromInline
-    enum InjectedSlot<Key: BridgedDependencyKey>: InjectedKey {
-        @usableFromInline static var liveValue: BridgedEntry<Key.Value>? { nil }
+    protocol BridgedInjectedOverride: AnyObject, Sendable {
+        /// Sets the override in `values` (as `values[bridged: Key.self] = value` does).
+        func apply(to values: inout DependencyValues)
+    }
+
+    @usableFromInline
+    final class BridgedInjectedEntry<Key: BridgedDependencyKey>: BridgedInjectedOverride {
+        @usableFromInline let value: Key.Value
+        private let liveness: LiveOverride
+
+        init(_ value: Key.Value) {
+            self.value = value
+            liveness = LiveOverride(
+                BridgeOverrides.counter(for: ObjectIdentifier(Key.self), at: BridgeOverrides.inInjected))
+        }
+
+        @usableFromInline
+        func apply(to values: inout DependencyValues) { values[bridged: Key.self] = value }
+    }
+
+    extension InjectedValues {
+        /// Removes the bridged overrides set on this value, for `withInjectedValues` to apply them
+        /// to `DependencyValues` (where the bound values' reads find them); `nil` if none was set.
+        mutating func takeBridgedOverrides() -> [any BridgedInjectedOverride]? {
+            guard let bridged = overrides.bridged else { return nil }
+            overrides.bridged = nil
+            return Array(bridged.values)
+        }
     }
 
     @usableFromInline
     enum BridgedRead {
-        /// The value of `Key` given both worlds' current values (see ``BridgedDependencyKey``).
-        /// Inlinable, so that a read is specialized for the key where it is written.
+        /// The value of `Key` in `dependencies`: its override or test/preview value, else the
+        /// container's. `overridden`: whether an override of `Key` may exist in `DependencyValues`
+        /// (see `BridgeOverrides`). Inlinable, so that a read is specialized for the key where it
+        /// is written.
         @inlinable
         static func value<Key: BridgedDependencyKey>(
-            _: Key.Type, dependencies: @autoclosure () -> DependencyValues,
-            injected: @autoclosure () -> InjectedValues
+            _: Key.Type, overridden: Bool, dependencies: @autoclosure () -> DependencyValues
         ) -> Key.Value {
             // swift-dependencies' world holds the key's test or preview value (by context), or an
-            // override; without either, it holds nothing for this key.
-            // Each world is looked up only when it can hold something (see `BridgeOverrides`).
-            let fromDependencies =
-                Key.bridge.hasContextValues
-                    || BridgeOverrides.inDependencies.load(ordering: .relaxed) != 0
-                ? dependencies()[DependencySlot<Key>.self] : nil
-            let fromInjected =
-                BridgeOverrides.inInjected.load(ordering: .relaxed) != 0
-                ? injected()[InjectedSlot<Key>.self] : nil
-            switch (fromDependencies, fromInjected) {
-            case (let d?, let i?): return d.generation >= i.generation ? d.value : i.value
-            case (let d?, nil): return d.value
-            case (nil, let i?): return i.value
-            case (nil, nil): break
+            // override; without either, it holds nothing for this key and is not looked up.
+            if overridden || Key.bridge.hasContextValues, let entry = dependencies()[DependencySlot<Key>.self] {
+                return entry.value
             }
+            return live(Key.self)
+        }
+
+        /// The container's value of `Key`, or the fallback; stops the program if neither.
+        @inlinable
+        static func live<Key: BridgedDependencyKey>(_: Key.Type) -> Key.Value {
             do {
                 return try Key.resolveLive()
             } catch {
@@ -247,11 +341,15 @@
         /// A ``BridgedDependencyKey``'s value (read by `@Dependency`), or sets its override, seen by
         /// `@Injected` too (see ``BridgedDependencyKey``).
         public subscript<Key: BridgedDependencyKey>(bridged key: Key.Type) -> Key.Value {
-            @inlinable get { BridgedRead.value(key, dependencies: self, injected: .current) }
+            @inlinable get {
+                let overridden = BridgeOverrides.mayExist(ObjectIdentifier(key), at: BridgeOverrides.inDependencies)
+                return BridgedRead.value(key, overridden: overridden, dependencies: self)
+            }
             set {
                 self[DependencySlot<Key>.self] = BridgedEntry(
-                    value: newValue, generation: BridgeGeneration.next(),
-                    liveness: LiveOverride(BridgeOverrides.inDependencies))
+                    value: newValue,
+                    liveness: LiveOverride(
+                        BridgeOverrides.counter(for: ObjectIdentifier(Key.self), at: BridgeOverrides.inDependencies)))
             }
         }
     }
@@ -259,12 +357,30 @@
     extension InjectedValues {
         /// A ``BridgedDependencyKey``'s value (read by `@Injected`), or sets its override, seen by
         /// `@Dependency` too (see ``BridgedDependencyKey``).
+        ///
+        /// An override set on a value is read from that value; once ``withInjectedValues(_:operation:)``
+        /// binds the value, the override lives in `DependencyValues` (applied with
+        /// `withDependencies`), where reads in both worlds find it.
         public subscript<Key: BridgedDependencyKey>(bridged key: Key.Type) -> Key.Value {
-            @inlinable get { BridgedRead.value(key, dependencies: DependencyValues._current, injected: self) }
+            @inlinable get {
+                let identity = ObjectIdentifier(key)
+                // One search of the table for both counts.
+                let slot = BridgeOverrides.slot(of: identity)
+                if BridgeOverrides.isCounted(slot, at: BridgeOverrides.inInjected),
+                    let entry = overrides.bridged?[identity]
+                {
+                    // Stored under its key's identity only, so the entry's type is known.
+                    return unsafeDowncast(entry, to: BridgedInjectedEntry<Key>.self).value
+                }
+                return BridgedRead.value(
+                    key, overridden: BridgeOverrides.isCounted(slot, at: BridgeOverrides.inDependencies),
+                    dependencies: DependencyValues._current)
+            }
             set {
-                self[InjectedSlot<Key>.self] = BridgedEntry(
-                    value: newValue, generation: BridgeGeneration.next(),
-                    liveness: LiveOverride(BridgeOverrides.inInjected))
+                var bridged = overrides.bridged ?? [:]
+                overrides.bridged = nil // keeps `bridged` uniquely referenced, so the insert does not copy
+                bridged[ObjectIdentifier(key)] = BridgedInjectedEntry<Key>(newValue)
+                overrides.bridged = bridged
             }
         }
     }

@@ -82,6 +82,11 @@ public struct InjectedValues: Sendable {
     @usableFromInline
     struct Overrides: @unchecked Sendable {
         @usableFromInline var values: [ObjectIdentifier: AnyObject]?
+        #if Dependencies
+            /// Overrides of bridged keys set on this value and not bound yet, by key: binding
+            /// moves them to `DependencyValues` (see `BridgedInjectedOverride`).
+            @usableFromInline var bridged: [ObjectIdentifier: any BridgedInjectedOverride]?
+        #endif
 
         @usableFromInline init() {}
     }

@@ -1,5 +1,9 @@
 import WeaveDICore
 
+#if Dependencies
+    import Dependencies
+#endif
+
 /// Runs `operation` with the ``InjectedValues`` that `update` makes from the current ones.
 ///
 /// ```swift
@@ -15,6 +19,11 @@ import WeaveDICore
 /// values, so concurrent tests can override the same key differently. Calls nest: an inner call
 /// starts from the outer overrides and changes only what its `update` sets. Returns what
 /// `operation` returns and rethrows what `update` or `operation` throws.
+///
+/// With the `Dependencies` trait, overrides of bridged keys (`InjectedValues[bridged:]`) are
+/// applied to swift-dependencies' `DependencyValues` as well, with `withDependencies` around
+/// `operation`, so `@Dependency` reads them and swift-dependencies carries them wherever it
+/// carries its own (`withEscapedDependencies`, `withDependencies(from:)`).
 public func withInjectedValues<R>(
     _ update: (inout InjectedValues) throws -> Void,
     operation: () throws -> R
@@ -22,6 +31,17 @@ public func withInjectedValues<R>(
     var values = InjectedValues.current
     try update(&values)
     InjectedValues.noteOverride()
+    #if Dependencies
+        // Bridged keys' overrides live in `DependencyValues`, so that swift-dependencies carries
+        // them wherever it carries its own (`withEscapedDependencies`, `withDependencies(from:)`).
+        if let bridged = values.takeBridgedOverrides() {
+            return try withDependencies {
+                for entry in bridged { entry.apply(to: &$0) }
+            } operation: {
+                try InjectedValues.$bound.withValue(values, operation: operation)
+            }
+        }
+    #endif
     return try InjectedValues.$bound.withValue(values, operation: operation)
 }
 
@@ -47,5 +67,15 @@ public func withInjectedValues<R>(
     var values = InjectedValues.current
     try update(&values)
     InjectedValues.noteOverride()
+    #if Dependencies
+        // See the synchronous form.
+        if let bridged = values.takeBridgedOverrides() {
+            return try await withDependencies(isolation: isolation) {
+                for entry in bridged { entry.apply(to: &$0) }
+            } operation: {
+                try await InjectedValues.$bound.withValue(values, operation: operation, isolation: isolation)
+            }
+        }
+    #endif
     return try await InjectedValues.$bound.withValue(values, operation: operation, isolation: isolation)
 }
