@@ -73,7 +73,7 @@ extension Container {
     /// (inlined), so the pack expansion is specialized for its types. An initializer without an
     /// optional parameter (found here, once) gets the plain expansion: its parameters pay nothing
     /// for optional ones.
-    @inlinable
+    @inlinable @inline(__always)
     static func autowiredFactory<T, each P>(_ initializer: @escaping @Sendable (repeat each P) throws -> T)
         -> @Sendable () throws -> T
     {
@@ -95,7 +95,7 @@ extension Container {
     }
 
     /// The factory of an async autowired registration of `initializer` (see ``autowiredFactory(_:)``).
-    @inlinable
+    @inlinable @inline(__always)
     static func autowiredAsyncFactory<T, each P>(
         _ initializer: @escaping @Sendable (repeat each P) async throws -> T
     ) -> @Sendable () async throws -> T {

@@ -177,7 +177,8 @@ extension ValidationSandbox {
     func lacksAutowiredParameter(_ registration: ChainedRegistration) -> Bool {
         registration.applying.isAutowired
             && registration.applying.declaredDependencies.contains {
-                !Container.DeclaredDependency(declared: $0).isOptional && !container.isRegistered(key: RegistryKey(anyType: $0))
+                !Container.DeclaredDependency(declared: $0).isOptional
+                    && !container.isRegistered(key: RegistryKey(anyType: $0))
             }
     }
 
