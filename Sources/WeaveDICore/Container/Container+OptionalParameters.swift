@@ -61,14 +61,34 @@ extension Container {
     func autowiredOptional<W>(_: W.Type) throws(DIError) -> W? {
         if isRegistered(key: RegistryKey(W?.self)) { return try autowiredParameter(W?.self) }
         let key = RegistryKey(W.self)
-        guard isRegistered(key: key) else { return nil }
+        guard let registration = applyingRegistration(key: key) else { return nil }
         do { return try resolveCore(key: key, type: W.self) } catch {
-            // Unregistered after the check above (another thread): missing, so `nil`.
-            if case .dependencyNotFound(let type, nil, _) = error, type == W.self, !isRegistered(key: key) {
-                return nil
-            }
+            if isMissed(registration, key: key, type: W.self, error: error) { return nil }
             throw report(error, thrown: true)
         }
+    }
+
+    /// The registration of `key` that applies through this container (here or in a parent, for
+    /// the active contexts), if any. Kept (retained) to be compared after a failed resolution.
+    private func applyingRegistration(key: RegistryKey) -> RegistrationRecord? {
+        if let slot = registry.slot(for: key.id),
+            let record = slot.lock.withLock({ slot.record(named: key.name)?.selected })
+        {
+            return record
+        }
+        return parent?.applyingRegistration(key: key)
+    }
+
+    /// Whether `error`, from resolving `key` after `registration` was found to apply, says only
+    /// that another thread unregistered (or replaced) it in between: the resolution missed `W`,
+    /// so the parameter is `nil`. With the same registration still applying, a `W` missing was
+    /// missed inside `W`'s own graph: a failure. (Asking only whether `W` is registered again
+    /// took an unregistration followed by a new registration for such a failure.)
+    private func isMissed(_ registration: RegistrationRecord, key: RegistryKey, type: Any.Type, error: DIError) -> Bool
+    {
+        guard case .dependencyNotFound(let missing, nil, _) = error, ObjectIdentifier(missing) == ObjectIdentifier(type)
+        else { return false }
+        return applyingRegistration(key: key) !== registration
     }
 
     /// ``autowiredOptional(_:)`` for an async initializer: resolves with `await`.
@@ -76,8 +96,18 @@ extension Container {
     func autowiredOptionalAsync<W>(_: W.Type) async throws -> W? {
         if isRegistered(key: RegistryKey(W?.self)) { return try await autowiredParameterAsync(W?.self) }
         let key = RegistryKey(W.self)
-        guard isRegistered(key: key) else { return nil }
-        return try await resolveAsyncEntry(key: key, type: W.self)
+        guard let registration = applyingRegistration(key: key) else { return nil }
+        // As the synchronous form: a registration unregistered between the look-up and the
+        // resolution is `nil`, not a failure (this form used to throw `dependencyNotFound`).
+        do {
+            let value: W = try await resolveAsyncCore(key: key, requester: nil)
+            return value
+        } catch let error as DIError {
+            if isMissed(registration, key: key, type: W.self, error: error) { return nil }
+            throw reportAsync(error)
+        } catch let reported as ReportedAsyncFailure {
+            throw propagateReported(reported.error)
+        }
     }
 
     /// Resolves parameter `position` of an autowired initializer with optional parameters
