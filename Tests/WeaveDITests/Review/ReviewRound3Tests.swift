@@ -215,6 +215,41 @@ struct ReviewRound3Tests {
         #expect(failures.count == 0, "\(failures.count) failures, e.g. \(failures.first ?? "")")
     }
 
+    @Test(
+        "optional: reset() and re-registration on another thread: the service is missing or built, never a Logger failure"
+    )
+    func resetRace() async throws {
+        let container = Container()
+        let setUp: @Sendable () -> Void = {
+            container.register(R3Service.self, initializer: R3Service.init(logger:))
+            container.register(R3Logger.self, scope: .singleton) { R3LoggerImpl("s") }
+        }
+        setUp()
+        let stop = LockedValue(false)
+        let done = Counter()
+        Thread {
+            while !stop.value {
+                container.reset()
+                setUp()
+            }
+            done.increment()
+        }.start()
+        var failures: [String] = []
+        for index in 0..<20_000 {
+            do {
+                _ =
+                    index.isMultiple(of: 2)
+                    ? try container.resolveOrThrow(R3Service.self)
+                    : try await container.resolveAsync(R3Service.self)
+            } catch DIError.dependencyNotFound(let type, _, _) where type == R3Service.self {
+                // reset() removed the service itself: expected.
+            } catch { failures.append("\(error)") }
+        }
+        stop.mutate { $0 = true }
+        _ = r3Wait { done.value == 1 }
+        #expect(failures.count == 0, "\(failures.count) failures, e.g. \(failures.first ?? "")")
+    }
+
     @Test("optional: Logger missing inside Logger's own graph (a child's factory asks the parent for it) fails")
     func missingInsideItsOwnGraphThroughTheParent() {
         let parent = Container()
