@@ -137,7 +137,7 @@ struct ReviewRound3Tests {
         #expect(r.logger == nil)
     }
 
-    @Test("optional: a @MainActor caller resolving a main-actor initializer synchronously and asynchronously")
+    @Test("optional: a @MainActor caller resolving a main-actor initializer with resolveAsync")
     @MainActor
     func mainActorCaller() async throws {
         let container = Container()
