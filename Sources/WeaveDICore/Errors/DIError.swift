@@ -122,7 +122,7 @@ public enum DIError: Error, CustomStringConvertible, LocalizedError {
             let code = TypeNames.metatypeExpression(type)
             let call = name.map { "resolveAsync(\"\($0)\", \(code))" } ?? "resolveAsync(\(code))"
             return
-                "\(ResolutionFrame.displayName(type, name)) is registered with an async factory and cannot be resolved synchronously. Resolve it with `try await container.\(call)` from async code (an async factory, a task, an async initializer)."
+                "\(ResolutionFrame.displayName(type, name)) is registered with an async factory and cannot be resolved synchronously. Resolve it with `try await container.\(call)` from async code (an async factory, a task, an async initializer); a type whose synchronous factory or initializer needs it must be registered with registerAsync and resolved with resolveAsync too."
         case .argumentMismatch(let type, let name, let expected, let passed):
             func list(_ types: [Any.Type]) -> String {
                 types.isEmpty ? "no arguments" : "(\(types.map { TypeNames.qualified($0) }.joined(separator: ", ")))"

@@ -68,6 +68,10 @@ private final class AWAsyncConfig: Sendable {
     let url: String
     init(url: String) { self.url = url }
 }
+private struct AWConfigReader {
+    let config: AWAsyncConfig
+}
+
 private final class AWSQLDatabase: AWDatabase {
     let url: String
     init(config: AWAsyncConfig, api: any AWAPI) async {
@@ -194,6 +198,22 @@ struct AutowiringTests {
         } throws: { error in
             guard case .asyncResolutionRequired(let type, _) = error as? DIError else { return false }
             return type == AWDatabase.self
+        }
+    }
+
+    @Test func aSynchronousInitializerNeedingAnAsyncOnlyTypeIsToldToBeRegisteredAsync() throws {
+        let container = Container()
+        container.registerAsync(AWAsyncConfig.self) { AWAsyncConfig(url: "db://main") }
+        container.register(AWConfigReader.self, initializer: AWConfigReader.init(config:))
+        #expect {
+            try container.resolveOrThrow(AWConfigReader.self)
+        } throws: { error in
+            guard case .asyncResolutionRequired(let type, _) = error as? DIError else { return false }
+            // The message names the parameter's type and what to change: the user never resolves
+            // it directly, so "resolve it with resolveAsync" alone does not say what to do.
+            let message = "\(error)"
+            return type == AWAsyncConfig.self && message.contains("AWAsyncConfig")
+                && message.contains("registered with registerAsync and resolved with resolveAsync")
         }
     }
 

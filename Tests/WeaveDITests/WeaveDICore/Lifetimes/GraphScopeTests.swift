@@ -443,7 +443,7 @@ struct GraphScopeTests {
         // Each read is an outermost resolution: its graph instance is not kept as the default.
         let container = Container()
         container.register(GSNode.self, scope: .graph) { GSNode() }
-        let serials = await Container.withShared(container) {
+        let serials = Container.withShared(container) {
             [
                 InjectedValues.current[GSNodeThroughKey.self]?.serial,
                 InjectedValues.current[GSNodeThroughKey.self]?.serial,
