@@ -459,7 +459,7 @@ struct ReviewRound3Tests {
             }
             // The block waits for this build before the cycle closes (a block started after the
             // build failed is a new resolution, which builds A again).
-            waits.append(r3Wait(5) { BuildCoordinator.shared.waiterCount(forJob: r3NameA) > 0 })
+            waits.append(r3Wait(20) { BuildCoordinator.shared.waiterCount(forJob: r3NameA) > 0 })
             _ = try container.resolveOrThrow(R3B.self)
             return R3A()
         }
@@ -473,10 +473,13 @@ struct ReviewRound3Tests {
         }
         #expect(r3Wait { outcomes.all.count >= 1 })
         usleep(50_000)
-        #expect(
-            aRuns.value == 1,
-            "A's factory ran \(aRuns.value) times; outcomes \(outcomes.all.prefix(5)); waits \(waits.all)")
-        #expect(outcomes.all.first == "cycle")
+        // Checked only when the block was waiting as the build failed (see the Task {} probe).
+        if waits.all.first == true {
+            #expect(
+                aRuns.value == 1,
+                "A's factory ran \(aRuns.value) times; outcomes \(outcomes.all.prefix(5)); waits \(waits.all)")
+        }
+        #expect(outcomes.all.allSatisfy { $0 == "cycle" }, "\(outcomes.all.prefix(5))")
     }
 
     @Test("cycles: a factory whose Task {} resolves synchronously what it builds, then cycles")
@@ -501,7 +504,7 @@ struct ReviewRound3Tests {
             }
             // The task waits for this build before the cycle closes (a task started after the
             // build failed is a new resolution, which builds A again).
-            waits.append(r3Wait(5) { BuildCoordinator.shared.waiterCount(forJob: r3NameTA) > 0 })
+            waits.append(r3Wait(20) { BuildCoordinator.shared.waiterCount(forJob: r3NameTA) > 0 })
             _ = try container.resolveOrThrow(R3TB.self)
             return R3TA()
         }
@@ -519,16 +522,22 @@ struct ReviewRound3Tests {
                 result.mutate { $0 = cycle }
             }
         }.start()
-        let deadline = Date() + 10
+        let deadline = Date() + 30
         while result.value == nil || outcomes.all.isEmpty, Date() < deadline {
             try await Task.sleep(for: .milliseconds(1))
         }
         #expect(result.value?.contains("R3TA") == true, "\(String(describing: result.value))")
         try await Task.sleep(for: .milliseconds(50))
-        #expect(
-            aRuns.value == 1,
-            "A's factory ran \(aRuns.value) times; outcomes \(outcomes.all.prefix(5)); waits \(waits.all)")
-        #expect(outcomes.all.first == "cycle")
+        // The promise holds for a task already waiting when the build fails. Under a loaded full
+        // run (every executor thread busy) the task may not start within the wait: then it is a
+        // new resolution, which builds A again and meets the cycle itself (ConcurrencyModel,
+        // "Factories that hand work to another thread"); only the outcomes are checked then.
+        if waits.all.first == true {
+            #expect(
+                aRuns.value == 1,
+                "A's factory ran \(aRuns.value) times; outcomes \(outcomes.all.prefix(5)); waits \(waits.all)")
+        }
+        #expect(!outcomes.all.isEmpty && outcomes.all.allSatisfy { $0 == "cycle" }, "\(outcomes.all.prefix(5))")
     }
 
     @Test("cycles: an autowired cycle through an optional parameter while threads wait for the build")
