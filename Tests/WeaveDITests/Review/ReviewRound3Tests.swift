@@ -63,7 +63,9 @@ private func r3Wait(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
     return true
 }
 
-@Suite("Review round 3", .capturesLog)
+// Serialized: its synchronous tests block the thread they run on (Swift Testing runs them on the
+// cooperative pool, two threads here); several at once starved other suites' async tests.
+@Suite("Review round 3", .serialized, .capturesLog)
 struct ReviewRound3Tests {
     // MARK: 1. Optional autowired parameters
 

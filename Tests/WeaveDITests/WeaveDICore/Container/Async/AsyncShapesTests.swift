@@ -474,7 +474,14 @@ struct AsyncShapesTests {
         let container = Container()
         let generations = Counter()
         let failures = Recorder<String>()
+        let slowestFactory = LockedValue<Duration>(.zero)
+        let returned = Counter()
         container.registerAsync(ShapeJob.self) {
+            let start = ContinuousClock.now
+            defer {
+                slowestFactory.mutate { $0 = max($0, ContinuousClock.now - start) }
+                returned.increment()
+            }
             if generations.next() < 20 {
                 Task {
                     do { _ = try await container.resolveAsync(ShapeJob.self) } catch { failures.append("\(error)") }
@@ -485,7 +492,14 @@ struct AsyncShapesTests {
         }
         _ = try? await container.resolveAsync(ShapeJob.self)
         await eventually { generations.value >= 20 || !failures.all.isEmpty }
-        #expect(failures.all == [])
+        // The task waits for its factory to return for at most `possibleCycleTimeout`
+        // (documented). A factory that took longer than that (its 2 ms sleep not resumed in time:
+        // every executor thread busy, as in a full sanitizer run on 2 cores) is the one case
+        // where the task may fail.
+        if !failures.all.isEmpty {
+            await eventually { returned.value == generations.value }
+            #expect(slowestFactory.value >= Container.possibleCycleTimeout, "\(failures.all)")
+        }
     }
 
     /// Jobs that overlap (each starts the next, named, before it returns) and lingering
