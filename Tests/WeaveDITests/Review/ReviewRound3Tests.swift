@@ -410,9 +410,11 @@ struct ReviewRound3Tests {
     func resetWhileResolving() async {
         let container = Container()
         let stop = LockedValue(false)
+        // The context variant first: between the two registrations only it exists (the other
+        // order leaves a moment with only the plain one, where "p" is the right answer).
         let register: @Sendable () -> Void = {
-            container.register(R3Client.self) { (id: String) in R3ClientImpl(id: "p") }
             container.register(R3Client.self, in: .custom("r3r")) { (id: String) in R3ClientImpl(id: "c") }
+            container.register(R3Client.self) { (id: String) in R3ClientImpl(id: "p") }
         }
         register()
         let resetter = Task.detached {
