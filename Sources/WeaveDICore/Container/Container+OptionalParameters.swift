@@ -116,8 +116,10 @@ extension Container {
     func autowiredParameter<P>(_: P.Type, at position: inout Int, optionals: OptionalParameters) throws(DIError) -> P {
         defer { position &+= 1 }
         guard let optional = optionals.types[position] else { return try autowiredParameter(P.self) }
-        // `optional` is `P` (found from `P` at registration): the cast always succeeds.
-        return try optional.autowired(in: self) as! P
+        // `optional` is `P` (found from `P` at registration), so the cast succeeds; a failure
+        // would be WeaveDI's own bug, reported as a miss rather than a trap.
+        guard let value = try optional.autowired(in: self) as? P else { throw .dependencyNotFound(P.self) }
+        return value
     }
 
     /// ``autowiredParameter(_:at:optionals:)`` for an async initializer.
@@ -127,7 +129,10 @@ extension Container {
     {
         defer { position &+= 1 }
         guard let optional = optionals.types[position] else { return try await autowiredParameterAsync(P.self) }
-        return try await optional.autowiredAsync(in: self) as! P
+        guard let value = try await optional.autowiredAsync(in: self) as? P else {
+            throw DIError.dependencyNotFound(P.self)
+        }
+        return value
     }
 }
 
